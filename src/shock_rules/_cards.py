@@ -1,0 +1,169 @@
+"""Number cards, suits and their text notation (``7H``, ``10S``, ``11C``).
+
+A number card is one of 44: ranks 1-11 in four suits (rulebook, Components). Internally a card
+is also an index 0-43 (suit-major) and a bit in an ``int`` bitmask, which is how hands and piles
+are stored in :class:`~shock_rules.State`; the 44 :class:`Card` objects are interned, so
+``Card(7, Suit.HEARTS) is Card.parse("7H")``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+import attrs
+
+from ._errors import InvalidNotationError
+
+__all__ = ["Suit", "Card", "parse_card", "cards_of", "mask_of"]
+
+RANKS: Final = 11
+NUM_CARDS: Final = 44
+
+
+class Suit(enum.IntEnum):
+    """The four suits, in the rulebook's order (hearts, spades, diamonds, clubs)."""
+
+    HEARTS = 0
+    SPADES = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+    @property
+    def letter(self) -> str:
+        """The one-letter notation: ``H``, ``S``, ``D`` or ``C``."""
+        return "HSDC"[self]
+
+    @property
+    def mask(self) -> int:
+        """The bitmask of the 11 cards of this suit."""
+        return 0x7FF << (RANKS * self)
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Return the suit named by a letter (``"H"``) or a word (``"hearts"``)."""
+        t = text.strip().upper()
+        for suit in cls:
+            if t in (suit.letter, suit.name):
+                return suit
+        raise InvalidNotationError(f"invalid suit {text!r}: expected one of H, S, D, C")
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+def _check_rank(instance: object, attribute: object, value: int) -> None:
+    if type(value) is not int or not 1 <= value <= RANKS:
+        raise InvalidNotationError(f"invalid rank {value!r}: expected an integer 1-11")
+
+
+@attrs.frozen(repr=False, order=False)
+class Card:
+    """A number card: a rank 1-11 and a suit.
+
+    >>> Card.parse("7H")
+    Card.parse('7H')
+    >>> str(Card(10, Suit.SPADES))
+    '10S'
+    """
+
+    #: The number printed on the card, 1-11.
+    rank: int = attrs.field(validator=_check_rank)
+    #: The card's suit.
+    suit: Suit = attrs.field(converter=Suit)
+    #: The card's index 0-43 (suit-major); used for ordering and bitmasks.
+    index: int = attrs.field(init=False, eq=False)
+    #: ``1 << index``.
+    bit: int = attrs.field(init=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        index = self.suit * RANKS + self.rank - 1
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "bit", 1 << index)
+
+    def __new__(cls, rank: int, suit: Suit | int) -> Card:
+        # Interning: each of the 44 cards exists once, so identity checks and dict lookups
+        # on the hot path are cheap.
+        try:
+            return _INTERNED[(rank, suit)]
+        except (KeyError, TypeError):
+            return super().__new__(cls)
+
+    def __getnewargs__(self) -> tuple[int, int]:
+        return (self.rank, int(self.suit))
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Return the card written as rank then suit letter: ``7H``, ``10S``, ``11C``."""
+        return parse_card(text)
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """Return the card with the given index 0-43."""
+        return CARDS[index]
+
+    def __str__(self) -> str:
+        return f"{self.rank}{self.suit.letter}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        return self.index >= other.index
+
+
+_INTERNED: dict[tuple[int, int], Card] = {}
+CARDS: Final[tuple[Card, ...]] = tuple(
+    Card(rank, suit) for suit in Suit for rank in range(1, RANKS + 1)
+)
+for _c in CARDS:
+    _INTERNED[(_c.rank, _c.suit)] = _c
+    _INTERNED[(_c.rank, int(_c.suit))] = _c
+_BY_TEXT: Final[dict[str, Card]] = {str(c): c for c in CARDS}
+
+
+def parse_card(text: str) -> Card:
+    """Return the card written as ``<rank><suit letter>``; raise :class:`InvalidNotationError`.
+
+    >>> parse_card("11c")
+    Card.parse('11C')
+    """
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"invalid card {text!r}: expected text such as '7H'")
+    card = _BY_TEXT.get(text.strip().upper())
+    if card is None:
+        raise InvalidNotationError(
+            f"invalid card {text!r}: expected a rank 1-11 then a suit letter H, S, D or C"
+        )
+    return card
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """Yield the indexes of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """Return the cards of a bitmask, in index order."""
+    return tuple(CARDS[i] for i in iter_bits(mask))
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """Return the bitmask of some cards."""
+    m = 0
+    for c in cards:
+        m |= c.bit
+    return m

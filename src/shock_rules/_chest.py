@@ -1,0 +1,65 @@
+"""The chest challenge (K19-K23)."""
+
+from __future__ import annotations
+
+from ._events import ChestRevealed, ChestStopped, GemsGained
+from ._round import finish_trick
+from ._state import Phase, Status
+from ._work import Work
+
+MAX_REVEALS = 3  # K22: the mandatory card and up to two optional ones
+
+
+def start_challenge(w: Work, seat: int) -> None:
+    """Begin the winner's chest challenge (K19), or skip it when the chest deck is empty
+    (K23)."""
+    w.revealed = 0
+    if any(w.chest_deck):
+        w.set_phase(Phase.CHEST, seat)
+    else:
+        finish_trick(w)
+
+
+def reveal(w: Work, kind: int) -> None:
+    """Resolve the chest card ``kind`` revealed by ``w.actor`` (K20, K21), then offer the
+    next optional reveal (K22) or close the trick."""
+    t = w.tables
+    seat = w.actor
+    card = t.chest_cards[kind]
+    w.chest_deck[kind] -= 1
+    w.revealed += 1
+    w.events.append(ChestRevealed(seat, card, w.revealed))
+    if card.large:
+        w.on_bag[seat] += card.large
+        w.supply -= card.large
+        w.events.append(GemsGained(seat, card.large))
+    ptype = t.chest_poison[kind]
+    if ptype < 0:
+        # K20: every *other* seat still in the round gains the small icons.
+        w.chest_discard[kind] += 1
+        if card.small:
+            for other in range(t.players):
+                if other != seat and w.status[other] is Status.IN:
+                    w.on_bag[other] += card.small
+                    w.supply -= card.small
+                    w.events.append(GemsGained(other, card.small))
+    else:
+        # K21: the card goes to the centre and poisons everyone still in the round, revealer
+        # included; all whose count reaches 2 are shocked at once.
+        w.chest_centre[kind] += 1
+        shocked = [s for s in w.in_round() if w.poison_count(s, ptype) >= 2]
+        for s in shocked:
+            w.shock(s, ptype)
+    if w.status[seat] is Status.IN and w.revealed < MAX_REVEALS and any(w.chest_deck):
+        w.set_phase(Phase.CHEST_CHOICE, seat)
+    else:
+        finish_trick(w)
+
+
+def choose(w: Work, again: bool) -> None:
+    """Apply the revealer's choice to reveal another chest card or stop (K22)."""
+    if again:
+        w.set_phase(Phase.CHEST, w.actor)
+    else:
+        w.events.append(ChestStopped(w.actor))
+        finish_trick(w)

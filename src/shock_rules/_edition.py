@@ -1,0 +1,402 @@
+"""Card data as an *edition*: gem icons, poison and potion cards, chest cards, the gem supply.
+
+No rulebook lists which number cards show a gem icon, the icon counts of the gem chest cards,
+or which creature is printed on which poison 7 (ruling K4). Those facts are data: an
+:class:`Edition` is loaded from a TOML file, validated, and handed to the engine through
+:class:`~shock_rules.GameConfig`. The package ships the provisional default edition of rulings
+K29-K33 (``editions/default.toml``).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+
+from ._cards import Card, parse_card
+from ._errors import EditionError, InvalidNotationError
+
+__all__ = ["ChestKind", "ChestCard", "GemKind", "Edition", "parse_chest_card"]
+
+_NAME_RE: Final = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+
+
+class ChestKind(enum.Enum):
+    """The two kinds of chest card."""
+
+    GEM = "gem"
+    POISON = "poison"
+
+
+def _nonneg(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int or value < 0:
+        raise EditionError(f"{attribute.name} must be an integer >= 0, not {value!r}")
+
+
+@attrs.frozen(repr=False)
+class ChestCard:
+    """A chest card. Gem cards are written ``G<large>/<small>``; poison cards ``P:<type>``.
+
+    A poison card whose revealer gains other than one gem is written ``P<large>:<type>``.
+
+    >>> ChestCard.parse("G2/1")
+    ChestCard.parse('G2/1')
+    >>> ChestCard.parse("P:bee").poison
+    'bee'
+    """
+
+    #: Gem card or poison card.
+    kind: ChestKind
+    #: Gems gained by the revealer (the large icons; 1 on a poison card).
+    large: int = attrs.field(validator=_nonneg)
+    #: Gems gained by every other player still in the round (gem cards only).
+    small: int = attrs.field(default=0, validator=_nonneg)
+    #: The poison type of a poison card; ``None`` on a gem card.
+    poison: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.kind is ChestKind.GEM and self.poison is not None:
+            raise EditionError("a gem chest card has no poison type")
+        if self.kind is ChestKind.POISON:
+            if self.poison is None or not _NAME_RE.match(self.poison):
+                raise EditionError(f"invalid poison type {self.poison!r} on a poison chest card")
+            if self.small:
+                raise EditionError("a poison chest card has no small gem icons")
+
+    @property
+    def is_poison(self) -> bool:
+        """Whether this is a poison chest card."""
+        return self.kind is ChestKind.POISON
+
+    @classmethod
+    def parse(cls, text: str) -> ChestCard:
+        """Return the chest card written in its notation (``G2/1``, ``P:bee``)."""
+        return parse_chest_card(text)
+
+    def __str__(self) -> str:
+        if self.kind is ChestKind.GEM:
+            return f"G{self.large}/{self.small}"
+        return f"P:{self.poison}" if self.large == 1 else f"P{self.large}:{self.poison}"
+
+    def __repr__(self) -> str:
+        return f"ChestCard.parse({str(self)!r})"
+
+    def sort_key(self) -> tuple[int, int, int, str]:
+        """A key that orders gem cards before poison cards, then by icons and type."""
+        return (0 if self.kind is ChestKind.GEM else 1, self.large, self.small, self.poison or "")
+
+
+_CHEST_RE: Final = re.compile(r"^(?:G(\d{1,3})/(\d{1,3})|P(\d{0,3}):([a-z][a-z0-9_-]{0,31}))$")
+
+
+def parse_chest_card(text: str) -> ChestCard:
+    """Return the chest card written ``G<large>/<small>`` or ``P[<large>]:<type>``."""
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"invalid chest card {text!r}: expected text such as 'G2/1'")
+    m = _CHEST_RE.match(text.strip())
+    if m is None:
+        raise InvalidNotationError(
+            f"invalid chest card {text!r}: expected G<large>/<small> (e.g. G2/1) "
+            "or P:<poison type> (e.g. P:bee)"
+        )
+    if m.group(4) is not None:
+        return ChestCard(ChestKind.POISON, int(m.group(3) or 1), 0, m.group(4))
+    return ChestCard(ChestKind.GEM, int(m.group(1)), int(m.group(2)))
+
+
+@attrs.frozen
+class GemKind:
+    """A colour of gem in the supply: its name, value and how many the box holds."""
+
+    name: str
+    value: int
+    count: int
+
+
+def _err(source: str, message: str) -> EditionError:
+    return EditionError(f"edition {source}: {message}")
+
+
+def _expect_int(source: str, where: str, value: object, minimum: int) -> int:
+    if type(value) is not int or value < minimum:
+        raise _err(source, f"{where} must be an integer >= {minimum}, not {value!r}")
+    return value
+
+
+def _expect_keys(source: str, where: str, table: object, allowed: set[str]) -> Mapping[str, Any]:
+    if not isinstance(table, Mapping):
+        raise _err(source, f"{where} must be a table")
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise _err(source, f"{where}: unknown key {unknown[0]!r}")
+    return table
+
+
+def _card(source: str, where: str, text: object) -> Card:
+    try:
+        if not isinstance(text, str):
+            raise InvalidNotationError(text)
+        return parse_card(text)
+    except InvalidNotationError:
+        raise _err(source, f"{where}: {text!r} is not a number card (like '7H')") from None
+
+
+@attrs.frozen(cache_hash=True)
+class Edition:
+    """Validated card data. Build one with :meth:`default`, :meth:`load` or :meth:`from_toml`.
+
+    >>> ed = Edition.default()
+    >>> ed.provisional, ed.supply_total, ed.chest_size
+    (True, 280, 24)
+    """
+
+    #: A short name for the edition.
+    name: str
+    #: Whether the data is provisional (not yet checked against physical cards).
+    provisional: bool
+    #: Free text describing the edition.
+    description: str
+    #: The gem colours of the supply.
+    gems: tuple[GemKind, ...]
+    #: The poison types, in the edition's order.
+    poison_types: tuple[str, ...]
+    #: The poison number cards and their types, in card order.
+    poisons: tuple[tuple[Card, str], ...]
+    #: The potion number cards, in card order.
+    potions: tuple[Card, ...]
+    #: Gem icon counts of the number cards that have any, in card order.
+    gem_icons: tuple[tuple[Card, int], ...]
+    #: The distinct chest cards and how many of each the chest deck holds.
+    chest: tuple[tuple[ChestCard, int], ...]
+
+    @property
+    def supply_total(self) -> int:
+        """The total value of the gem supply at the start of the game (K29: 280)."""
+        return sum(g.value * g.count for g in self.gems)
+
+    @property
+    def chest_size(self) -> int:
+        """The number of chest cards."""
+        return sum(n for _, n in self.chest)
+
+    def icons(self, card: Card) -> int:
+        """Return the number of gem icons printed on a number card."""
+        return dict(self.gem_icons).get(card, 0)
+
+    def poison_type(self, card: Card) -> str | None:
+        """Return the poison type of a poison number card, or ``None``."""
+        return dict(self.poisons).get(card)
+
+    def is_potion(self, card: Card) -> bool:
+        """Return whether a number card is a potion."""
+        return card in self.potions
+
+    def split_gems(self, value: int) -> dict[str, int]:
+        """Return how to pay ``value`` with the fewest gems (rulebook Withdrawal, Note 1).
+
+        >>> Edition.default().split_gems(27)
+        {'gold': 2, 'red': 1, 'clear': 2}
+        """
+        if type(value) is not int or value < 0:
+            raise ValueError(f"cannot split {value!r} into gems: expected an integer >= 0")
+        out: dict[str, int] = {}
+        for g in sorted(self.gems, key=lambda g: -g.value):
+            out[g.name], value = divmod(value, g.value)
+        if value:
+            raise ValueError(f"cannot split into gems of values {[g.value for g in self.gems]}")
+        return out
+
+    # -- loading -----------------------------------------------------------------------------
+
+    @classmethod
+    def default(cls) -> Edition:
+        """Return the shipped default edition (provisional data, rulings K30-K33)."""
+        return _default()
+
+    @classmethod
+    def load(cls, path: str | Path) -> Edition:
+        """Return the edition read from a TOML file; raise :class:`EditionError` if invalid."""
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise EditionError(f"edition {str(p)!r}: cannot read: {exc.strerror}") from None
+        return cls.from_toml(text, source=repr(str(p)))
+
+    @classmethod
+    def from_toml(cls, text: str, *, source: str = "<text>") -> Edition:
+        """Return the edition written in TOML; raise :class:`EditionError` if invalid."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise _err(source, f"not valid TOML: {exc}") from None
+        return cls.from_dict(data, source=source)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, source: str = "<data>") -> Edition:
+        """Return the edition described by a mapping shaped like the TOML file."""
+        top = _expect_keys(source, "the file", data, {"edition", "gems", "number_cards", "chest"})
+        for key in ("edition", "gems", "number_cards", "chest"):
+            if key not in top:
+                raise _err(source, f"missing [{key}]")
+        meta = _expect_keys(source, "[edition]", top["edition"], {"name", "provisional", "description"})
+        name = meta.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise _err(source, "[edition] name must be a non-empty string")
+        provisional = meta.get("provisional", False)
+        if not isinstance(provisional, bool):
+            raise _err(source, "[edition] provisional must be true or false")
+        description = meta.get("description", "")
+        if not isinstance(description, str):
+            raise _err(source, "[edition] description must be a string")
+
+        gems_raw = top["gems"]
+        if not isinstance(gems_raw, list) or not gems_raw:
+            raise _err(source, "[[gems]] must list at least one gem colour")
+        gems: list[GemKind] = []
+        for i, g in enumerate(gems_raw):
+            g = _expect_keys(source, f"gems[{i}]", g, {"name", "value", "count"})
+            gname = g.get("name")
+            if not isinstance(gname, str) or not gname:
+                raise _err(source, f"gems[{i}] name must be a non-empty string")
+            if any(k.name == gname for k in gems):
+                raise _err(source, f"gems[{i}]: gem colour {gname!r} is listed twice")
+            gems.append(
+                GemKind(
+                    gname,
+                    _expect_int(source, f"gems[{i}] value", g.get("value"), 1),
+                    _expect_int(source, f"gems[{i}] count", g.get("count"), 0),
+                )
+            )
+        if sum(g.value * g.count for g in gems) <= 0:
+            raise _err(source, "the gem supply is empty")
+
+        nc = _expect_keys(
+            source, "[number_cards]", top["number_cards"],
+            {"poison_types", "poisons", "potions", "gem_icons"},
+        )
+        types_raw = nc.get("poison_types")
+        if not isinstance(types_raw, list) or not types_raw:
+            raise _err(source, "[number_cards] poison_types must list at least one poison type")
+        for t in types_raw:
+            if not isinstance(t, str) or not _NAME_RE.match(t):
+                raise _err(
+                    source, f"poison type {t!r} must be a lowercase name (letters, digits, - or _)"
+                )
+        if len(set(types_raw)) != len(types_raw):
+            raise _err(source, "[number_cards] poison_types lists a type twice")
+        poison_types = tuple(types_raw)
+
+        poisons_raw = nc.get("poisons", {})
+        if not isinstance(poisons_raw, Mapping):
+            raise _err(source, "[number_cards.poisons] must map cards to poison types")
+        poisons: dict[Card, str] = {}
+        for k, v in poisons_raw.items():
+            card = _card(source, "[number_cards.poisons]", k)
+            if v not in poison_types:
+                raise _err(source, f"[number_cards.poisons] {k}: unknown poison type {v!r}")
+            if card in poisons:
+                raise _err(source, f"[number_cards.poisons] lists {card} twice")
+            poisons[card] = v
+
+        potions_raw = nc.get("potions", [])
+        if not isinstance(potions_raw, list):
+            raise _err(source, "[number_cards] potions must be a list of cards")
+        potions = [_card(source, "[number_cards] potions", p) for p in potions_raw]
+        if len(set(potions)) != len(potions):
+            raise _err(source, "[number_cards] potions lists a card twice")
+        both = set(potions) & set(poisons)
+        if both:
+            raise _err(source, f"{min(both)} cannot be both a poison and a potion")
+
+        icons_raw = nc.get("gem_icons", {})
+        if not isinstance(icons_raw, Mapping):
+            raise _err(source, "[number_cards.gem_icons] must map cards to icon counts")
+        icons: dict[Card, int] = {}
+        for k, v in icons_raw.items():
+            card = _card(source, "[number_cards.gem_icons]", k)
+            if card in icons:
+                raise _err(source, f"[number_cards.gem_icons] lists {card} twice")
+            n = _expect_int(source, f"[number_cards.gem_icons] {k}", v, 0)
+            if n:
+                icons[card] = n
+
+        chest_raw = top["chest"]
+        if not isinstance(chest_raw, list):
+            raise _err(source, "[[chest]] must be a list of chest cards")
+        chest: dict[ChestCard, int] = {}
+        for i, c in enumerate(chest_raw):
+            c = _expect_keys(source, f"chest[{i}]", c, {"kind", "large", "small", "poison", "count"})
+            kind = c.get("kind")
+            count = _expect_int(source, f"chest[{i}] count", c.get("count"), 1)
+            if kind == "gem":
+                if "poison" in c:
+                    raise _err(source, f"chest[{i}]: a gem card has no poison type")
+                card = ChestCard(
+                    ChestKind.GEM,
+                    _expect_int(source, f"chest[{i}] large", c.get("large"), 0),
+                    _expect_int(source, f"chest[{i}] small", c.get("small", 0), 0),
+                )
+            elif kind == "poison":
+                if "small" in c:
+                    raise _err(source, f"chest[{i}]: a poison card has no small gem icons")
+                ptype = c.get("poison")
+                if ptype not in poison_types:
+                    raise _err(source, f"chest[{i}]: unknown poison type {ptype!r}")
+                card = ChestCard(
+                    ChestKind.POISON,
+                    _expect_int(source, f"chest[{i}] large", c.get("large", 1), 0),
+                    0,
+                    ptype,
+                )
+            else:
+                raise _err(source, f"chest[{i}] kind must be 'gem' or 'poison', not {kind!r}")
+            chest[card] = chest.get(card, 0) + count
+
+        return cls(
+            name=name,
+            provisional=provisional,
+            description=description,
+            gems=tuple(gems),
+            poison_types=poison_types,
+            poisons=tuple(sorted(poisons.items())),
+            potions=tuple(sorted(potions)),
+            gem_icons=tuple(sorted(icons.items())),
+            chest=tuple(sorted(chest.items(), key=lambda kv: kv[0].sort_key())),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the mapping that :meth:`from_dict` reads (the TOML file's shape)."""
+        chest: list[dict[str, Any]] = []
+        for card, count in self.chest:
+            if card.is_poison:
+                chest.append({"kind": "poison", "poison": card.poison, "large": card.large,
+                              "count": count})
+            else:
+                chest.append({"kind": "gem", "large": card.large, "small": card.small,
+                              "count": count})
+        return {
+            "edition": {"name": self.name, "provisional": self.provisional,
+                        "description": self.description},
+            "gems": [{"name": g.name, "value": g.value, "count": g.count} for g in self.gems],
+            "number_cards": {
+                "poison_types": list(self.poison_types),
+                "poisons": {str(c): t for c, t in self.poisons},
+                "potions": [str(c) for c in self.potions],
+                "gem_icons": {str(c): n for c, n in self.gem_icons},
+            },
+            "chest": chest,
+        }
+
+
+@functools.cache
+def _default() -> Edition:
+    text = resources.files("shock_rules").joinpath("editions/default.toml").read_text("utf-8")
+    return Edition.from_toml(text, source="'default'")

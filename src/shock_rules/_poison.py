@@ -1,0 +1,48 @@
+"""Poisons, potions and anaphylactic shock after a trick (K15-K18)."""
+
+from __future__ import annotations
+
+from ._cards import CARDS, iter_bits
+from ._chest import start_challenge
+from ._events import PoisonCovered
+from ._round import finish_trick
+from ._state import Phase, Status
+from ._work import Work
+
+
+def apply_potions(w: Work, seat: int) -> None:
+    """Apply the seat's potions to its uncovered poison number cards (K16), asking the seat to
+    choose when it has fewer potions than such cards; then continue the trick."""
+    stored = w.potions[seat].bit_count() - w.covered[seat].bit_count()
+    uncovered = w.poisons[seat] & ~w.covered[seat]
+    if stored and uncovered:
+        if stored >= uncovered.bit_count():
+            w.covered[seat] |= uncovered
+            for i in iter_bits(uncovered):
+                w.events.append(PoisonCovered(seat, CARDS[i]))
+        else:
+            w.set_phase(Phase.COVER, seat)
+            return
+    after_potions(w, seat)
+
+
+def cover(w: Work, card_index: int) -> None:
+    """Cover one poison card the seat chose (K16); ask again while potions remain."""
+    seat = w.actor
+    w.covered[seat] |= 1 << card_index
+    w.events.append(PoisonCovered(seat, CARDS[card_index]))
+    if w.potions[seat].bit_count() > w.covered[seat].bit_count():
+        return  # still fewer potions than uncovered poisons: the next choice (stay in COVER)
+    after_potions(w, seat)
+
+
+def after_potions(w: Work, seat: int) -> None:
+    """Shock check of the trick winner (K17), then the chest challenge if still in (K14)."""
+    for ptype in range(len(w.tables.type_masks)):
+        if w.poison_count(seat, ptype) >= 2:
+            w.shock(seat, ptype)
+            break
+    if w.status[seat] is Status.IN:
+        start_challenge(w, seat)
+    else:
+        finish_trick(w)

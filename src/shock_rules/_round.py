@@ -1,0 +1,106 @@
+"""Rounds: dealing, the end of a trick, the end of a round and the next round's set-up.
+
+Clauses: K6 (dealing as chance), K24 (next leader), K25 (round end), K26 (next round in both
+variants), K27 (next round's leader), K28 (end of game).
+"""
+
+from __future__ import annotations
+
+from ._config import ROUNDS, Variant
+from ._events import GameEnded, GemsBanked, RoundEndReason, RoundEnded, RoundStarted
+from ._state import Phase, Status
+from ._work import Work
+
+
+def deal_target(hands: tuple[int, ...] | list[int], hand_size: int) -> int:
+    """Return the seat that receives the next card, or -1 when every hand is full.
+
+    Cards go one at a time to the seat holding the fewest, the lowest seat first, which is
+    dealing round the table from seat 0 (DEAL-2); after an abandoned trick (K13) it tops up
+    the hands that kept a card last.
+    """
+    best, best_size = -1, hand_size
+    for seat, h in enumerate(hands):
+        n = h.bit_count()
+        if n < best_size:
+            best, best_size = seat, n
+    return best
+
+
+def finish_trick(w: Work) -> None:
+    """Close a fully resolved trick (chest challenge included): K25 checks, then K24."""
+    w.revealed = 0
+    in_round = w.in_round()
+    if len(in_round) == 0:
+        end_round(w, RoundEndReason.NOBODY_LEFT)
+    elif not any(w.hands):
+        end_round(w, RoundEndReason.HANDS_EMPTY)
+    elif len(in_round) == 1:
+        end_round(w, RoundEndReason.ONE_LEFT)
+    else:
+        # K24: the winner leads; if shocked, the next seat clockwise still in the round.
+        n = w.tables.players
+        leader = w.last_winner
+        while w.status[leader] is not Status.IN:
+            leader = (leader + 1) % n
+        w.trick_number += 1
+        w.leader = leader
+        w.trick = ()
+        w.set_phase(Phase.PLAY, leader)
+
+
+def end_round(w: Work, reason: RoundEndReason) -> None:
+    """End the round (K25): bank the gems of the seats still in it, then set up the next
+    round (K26) or end the game (K28)."""
+    for seat in range(w.tables.players):
+        if w.status[seat] is Status.IN and w.on_bag[seat]:
+            gems = w.on_bag[seat]
+            w.in_bag[seat] += gems
+            w.on_bag[seat] = 0
+            w.events.append(GemsBanked(seat, gems))
+    w.events.append(RoundEnded(w.round, reason))
+    if w.round == ROUNDS:
+        w.set_phase(Phase.OVER)
+        best = max(w.in_bag)
+        w.events.append(
+            GameEnded(tuple(w.in_bag), frozenset(i for i, v in enumerate(w.in_bag) if v == best))
+        )
+        return
+    start_next_round(w)
+
+
+def start_next_round(w: Work) -> None:
+    """Set up the next round (K26) with its leader (K27); dealing follows as chance."""
+    t = w.tables
+    n = t.players
+    leader = w.last_winner if w.last_winner >= 0 else w.round_leader
+    w.chest_deck = list(t.chest_counts)
+    w.chest_discard = [0] * len(t.chest_counts)
+    w.chest_centre = [0] * len(t.chest_counts)
+    if w.config.variant is Variant.SIMPLIFIED:
+        w.hands = [0] * n
+    held = 0
+    for h in w.hands:
+        held |= h
+    # Everything not in a hand goes back to the dungeon deck: the pool, the discard pile,
+    # the cards in front of players, the trump card, and any card left in an abandoned trick.
+    w.pool = t.deck & ~held
+    w.trump = -1
+    w.discard = 0
+    w.face_down = [0] * n
+    w.poisons = [0] * n
+    w.covered = [0] * n
+    w.potions = [0] * n
+    w.voids = [0] * n
+    w.status = [Status.IN] * n
+    w.trick = ()
+    w.round += 1
+    w.trick_number = 1
+    w.revealed = 0
+    w.leader = leader
+    w.round_leader = leader
+    w.last_winner = -1
+    w.events.append(RoundStarted(w.round, leader))
+    target = deal_target(w.hands, t.hand_size)
+    # DEAL-2: during dealing, ``actor`` is the seat that receives the next card.
+    w.set_phase(Phase.DEAL if target >= 0 else Phase.TRUMP, target)

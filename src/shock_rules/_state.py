@@ -1,0 +1,274 @@
+"""The immutable game state and its readable accessors.
+
+A :class:`State` is a frozen, hashable value. Hands and piles are stored as ``int`` bitmasks of
+card indexes (see :mod:`shock_rules._cards`); the methods and properties below present them as
+:class:`~shock_rules.Card` objects for front-ends. States are produced by
+:func:`~shock_rules.new_game` and :func:`~shock_rules.apply`; build them by hand only in tests.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Final
+
+import attrs
+
+from ._cards import CARDS, Card, Suit, cards_of
+from ._config import GameConfig, Tables
+from ._edition import ChestCard
+from ._events import Event
+
+__all__ = ["Phase", "Status", "Play", "State", "PoisonCard", "CHANCE", "ChanceMarker"]
+
+
+class Phase(enum.IntEnum):
+    """What the game is waiting for."""
+
+    #: Chance deals the next number card (K6).
+    DEAL = 0
+    #: Chance reveals the trump card.
+    TRUMP = 1
+    #: Chance chooses the first leader (K5).
+    LEADER = 2
+    #: A seat plays a card into the trick.
+    PLAY = 3
+    #: A trick winner chooses which poison card a potion covers (K16).
+    COVER = 4
+    #: Chance reveals a chest card (K19, K22).
+    CHEST = 5
+    #: The revealer decides whether to reveal another chest card (K22).
+    CHEST_CHOICE = 6
+    #: The game is over.
+    OVER = 7
+
+
+CHANCE_PHASES: Final = frozenset({Phase.DEAL, Phase.TRUMP, Phase.LEADER, Phase.CHEST})
+
+
+class Status(enum.IntEnum):
+    """A seat's standing in the current round."""
+
+    IN = 0
+    WITHDRAWN = 1
+    SHOCKED = 2
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+class ChanceMarker(enum.Enum):
+    """The type of :data:`CHANCE`."""
+
+    CHANCE = "chance"
+
+    def __repr__(self) -> str:
+        return "CHANCE"
+
+
+#: What :func:`~shock_rules.current_player` returns at a chance decision.
+CHANCE: Final = ChanceMarker.CHANCE
+
+
+@attrs.frozen
+class Play:
+    """A card in the current trick: who played it, whether face up, and the gems on it."""
+
+    seat: int
+    card: Card
+    face_up: bool
+    gems: int
+
+
+@attrs.frozen
+class PoisonCard:
+    """A poison number card in front of a seat, and whether a potion covers it."""
+
+    card: Card
+    poison: str
+    covered: bool
+
+
+def _eqfalse() -> object:
+    return attrs.field(eq=False, repr=False)
+
+
+@attrs.frozen(repr=False)
+class State:
+    """A complete game state: public facts and hidden cards alike.
+
+    Raw fields hold bitmasks and indexes (suffixes ``_mask``/``_masks``/``_index``); the
+    accessors below turn them into cards. Per-seat fields are tuples indexed by seat.
+    """
+
+    #: The game's configuration.
+    config: GameConfig
+    #: Lookup tables derived from the config (shared; not part of equality).
+    tables: Tables = attrs.field(eq=False, repr=False)
+    #: What the game waits for.
+    phase: Phase
+    #: The round, 1-5.
+    round: int
+    #: The trick within the round, from 1.
+    trick_number: int
+    #: The seat that led the current trick (-1 before the first leader is known).
+    leader: int
+    #: The seat to decide (PLAY, COVER, CHEST_CHOICE) or the chest revealer (CHEST); else -1.
+    actor: int
+    #: The cards played into the current trick, in play order.
+    trick: tuple[Play, ...]
+    #: Each seat's hand.
+    hand_masks: tuple[int, ...]
+    #: Number cards not dealt this round (the dungeon deck, an unordered pool: K6).
+    pool_mask: int
+    #: The trump card's index, or -1 before it is revealed.
+    trump_index: int
+    #: The number-card discard pile (face-up and face-down cards).
+    discard_mask: int
+    #: Per seat, the cards it played face down this round (in the trick or the discard pile).
+    face_down_masks: tuple[int, ...]
+    #: Per seat: in the round, withdrawn or shocked.
+    status: tuple[Status, ...]
+    #: Per seat, gems on the bag (at risk).
+    on_bag: tuple[int, ...]
+    #: Per seat, gems in the bag (safe; the score).
+    in_bag: tuple[int, ...]
+    #: The supply's balance (K29; may go below zero).
+    supply: int
+    #: Per seat, poison number cards in its play area.
+    poison_masks: tuple[int, ...]
+    #: Per seat, which of those poison cards a potion covers.
+    covered_masks: tuple[int, ...]
+    #: Per seat, potion cards in its play area (used or stored).
+    potion_masks: tuple[int, ...]
+    #: Per seat, suits it showed it lacks this round (did not follow suit).
+    void_suits: tuple[int, ...]
+    #: Chest cards still in the chest deck, counted per kind of ``tables.chest_cards``.
+    chest_deck: tuple[int, ...]
+    #: Chest gem cards in the chest discard pile, per kind.
+    chest_discard: tuple[int, ...]
+    #: Chest poison cards in the centre of the table, per kind.
+    chest_centre: tuple[int, ...]
+    #: Chest cards revealed in the current challenge (0-3).
+    revealed: int
+    #: The last seat to win a trick this round, or -1 (K27).
+    last_winner: int
+    #: The leader of the round's first trick, or -1 before it is known (K27).
+    round_leader: int
+    #: What the step that produced this state caused (not part of equality).
+    events: tuple[Event, ...] = attrs.field(eq=False, repr=False)
+
+    def __repr__(self) -> str:
+        return (
+            f"<State round {self.round} trick {self.trick_number} {self.phase.name.lower()}"
+            f" actor {self.actor} players {self.config.players}"
+            f" {self.config.variant.value}>"
+        )
+
+    # -- readable accessors --------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self.config.players
+
+    @property
+    def trump(self) -> Card | None:
+        """The trump card, or ``None`` before it is revealed."""
+        return CARDS[self.trump_index] if self.trump_index >= 0 else None
+
+    @property
+    def trump_suit(self) -> Suit | None:
+        """The trump suit, or ``None`` before the trump card is revealed."""
+        return CARDS[self.trump_index].suit if self.trump_index >= 0 else None
+
+    @property
+    def lead_suit(self) -> Suit | None:
+        """The suit of the first face-up card of the current trick, if any (K8)."""
+        for p in self.trick:
+            if p.face_up:
+                return p.card.suit
+        return None
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """Return a seat's hand, in card order."""
+        return cards_of(self.hand_masks[seat])
+
+    def hand_size(self, seat: int) -> int:
+        """Return how many cards a seat holds."""
+        return self.hand_masks[seat].bit_count()
+
+    def seat_status(self, seat: int) -> Status:
+        """Return whether a seat is in the round, withdrawn or shocked."""
+        return self.status[seat]
+
+    def in_round(self) -> tuple[int, ...]:
+        """Return the seats still in the round."""
+        return tuple(i for i, s in enumerate(self.status) if s is Status.IN)
+
+    def poisons(self, seat: int) -> tuple[PoisonCard, ...]:
+        """Return the poison number cards in front of a seat, covered or not."""
+        ed = self.config.edition
+        return tuple(
+            PoisonCard(c, ed.poison_type(c) or "", bool(self.covered_masks[seat] & c.bit))
+            for c in cards_of(self.poison_masks[seat])
+        )
+
+    def potions(self, seat: int) -> tuple[Card, ...]:
+        """Return the potion cards in front of a seat (used and stored)."""
+        return cards_of(self.potion_masks[seat])
+
+    def stored_potions(self, seat: int) -> int:
+        """Return how many potions a seat keeps for later (K16)."""
+        return self.potion_masks[seat].bit_count() - self.covered_masks[seat].bit_count()
+
+    def poison_count(self, seat: int, poison: str) -> int:
+        """Return a seat's count of a poison type (K15): its uncovered cards plus the centre."""
+        t = self.config.edition.poison_types.index(poison)
+        mask = self.poison_masks[seat] & ~self.covered_masks[seat] & self.tables.type_masks[t]
+        return mask.bit_count() + sum(
+            n for n, p in zip(self.chest_centre, self.tables.chest_poison, strict=True) if p == t
+        )
+
+    @property
+    def discard(self) -> tuple[Card, ...]:
+        """Return the number-card discard pile (face-up and face-down cards)."""
+        return cards_of(self.discard_mask)
+
+    def face_down(self, seat: int) -> tuple[Card, ...]:
+        """Return the cards a seat played face down this round (trick or discard pile)."""
+        return cards_of(self.face_down_masks[seat])
+
+    @property
+    def deck_size(self) -> int:
+        """The number of cards in the dungeon deck."""
+        return self.pool_mask.bit_count()
+
+    @property
+    def chest_deck_size(self) -> int:
+        """The number of cards in the chest deck."""
+        return sum(self.chest_deck)
+
+    def _chest_list(self, counts: tuple[int, ...]) -> tuple[ChestCard, ...]:
+        return tuple(
+            c for c, n in zip(self.tables.chest_cards, counts, strict=True) for _ in range(n)
+        )
+
+    @property
+    def chest_centre_cards(self) -> tuple[ChestCard, ...]:
+        """The chest poison cards in the centre of the table."""
+        return self._chest_list(self.chest_centre)
+
+    @property
+    def chest_discard_cards(self) -> tuple[ChestCard, ...]:
+        """The chest gem cards in the chest discard pile."""
+        return self._chest_list(self.chest_discard)
+
+    @property
+    def chest_deck_cards(self) -> tuple[ChestCard, ...]:
+        """The chest cards still in the chest deck (public: K34)."""
+        return self._chest_list(self.chest_deck)
+
+    @property
+    def trick_gems(self) -> int:
+        """The gems on the cards of the current trick."""
+        return sum(p.gems for p in self.trick)

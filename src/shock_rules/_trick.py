@@ -1,0 +1,88 @@
+"""Playing a trick: whose turn, following suit, the winner, and resolving the trick (K7-K14).
+"""
+
+from __future__ import annotations
+
+from ._cards import CARDS, RANKS
+from ._events import PoisonTaken, PotionTaken, TrickAbandoned, TrickWon
+from ._poison import apply_potions
+from ._round import end_round
+from ._events import RoundEndReason
+from ._state import Play
+from ._work import Work
+
+
+def lead_suit_of(trick: tuple[Play, ...]) -> int:
+    """Return the suit index of the first face-up card of the trick, or -1 (K8)."""
+    for p in trick:
+        if p.face_up:
+            return int(p.card.suit)
+    return -1
+
+
+def trick_winner(trick: tuple[Play, ...], trump_suit: int) -> Play:
+    """Return the winning play: the highest trump, else the highest card of the lead suit;
+    face-down cards never win (K10, rulebook How to Play)."""
+    lead = lead_suit_of(trick)
+    best: Play | None = None
+    best_key = -1
+    for p in trick:
+        if not p.face_up:
+            continue
+        suit = p.card.suit
+        if suit == trump_suit:
+            key = 2 * RANKS + p.card.rank
+        elif suit == lead:
+            key = p.card.rank
+        else:
+            continue
+        if key > best_key:
+            best, best_key = p, key
+    assert best is not None, "a completed trick always holds a face-up card (K13)"
+    return best
+
+
+def resolve_trick(w: Work) -> None:
+    """Resolve a complete trick in the order of K14."""
+    t = w.tables
+    trick = w.trick
+    win = trick_winner(trick, CARDS[w.trump].suit)
+    seat = win.seat
+    gems = 0
+    taken = 0
+    rest = 0
+    special = t.poison_cards | t.potion_cards
+    for p in trick:
+        gems += p.gems
+        if p.face_up and p.card.bit & special:
+            taken |= p.card.bit
+        else:
+            rest |= p.card.bit
+    w.on_bag[seat] += gems
+    w.discard |= rest
+    w.last_winner = seat
+    w.trick = ()
+    w.events.append(TrickWon(seat, w.trick_number, win.card, gems))
+    if taken:
+        ed = w.config.edition
+        for p in trick:
+            if p.card.bit & taken & t.poison_cards:
+                w.events.append(PoisonTaken(seat, p.card, ed.poison_types[t.poison_of[p.card.index]]))
+            elif p.card.bit & taken:
+                w.events.append(PotionTaken(seat, p.card))
+        w.poisons[seat] |= taken & t.poison_cards
+        w.potions[seat] |= taken & t.potion_cards
+    apply_potions(w, seat)
+
+
+def abandon_trick(w: Work) -> None:
+    """Everyone still in the round withdrew during this trick (K13): no winner, the trick's
+    gems go back to the supply, its cards to the discard pile, and the round ends at once."""
+    gems = 0
+    for p in w.trick:
+        gems += p.gems
+        w.discard |= p.card.bit
+    w.supply += gems
+    w.trick = ()
+    w.events.append(TrickAbandoned(w.trick_number, gems))
+    end_round(w, RoundEndReason.ALL_WITHDREW)
