@@ -56,6 +56,7 @@ from ._events import (
     TrumpRevealed,
     Withdrew,
 )
+from ._script import apply_all, deal_hands, parse_cards
 from ._state import CHANCE, ChanceMarker, Phase, Play, PoisonCard, State, Status
 
 __version__ = "0.1.0"
@@ -68,7 +69,7 @@ __all__ = [
     "Play", "PoisonCard", "PoisonCovered", "PoisonTaken", "PotionTaken", "RoundEndReason",
     "RoundEnded", "RoundStarted", "ShockError", "Shocked", "State", "Status", "Suit",
     "TrickAbandoned", "TrickWon", "TrumpRevealed", "Variant", "Withdrew", "__version__",
-    "apply", "chance_outcomes", "current_player", "is_chance", "is_terminal", "legal_actions",
+    "apply", "apply_all", "chance_outcomes", "deal_hands", "parse_cards", "current_player", "is_chance", "is_terminal", "legal_actions",
     "new_game", "parse_action", "parse_card", "parse_chest_card", "random_playout",
     "resolve_chance", "sample_chance", "scores", "winners",
 ]

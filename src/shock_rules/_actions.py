@@ -21,7 +21,7 @@ from ._cards import CARDS, Card, parse_card
 from ._edition import ChestCard, parse_chest_card
 from ._errors import InvalidNotationError
 
-__all__ = ["ActionKind", "Action", "parse_action"]
+__all__ = ["Action", "ActionKind", "parse_action"]
 
 
 class ActionKind(enum.Enum):

@@ -16,7 +16,7 @@ import attrs
 
 from ._errors import InvalidNotationError
 
-__all__ = ["Suit", "Card", "parse_card", "cards_of", "mask_of"]
+__all__ = ["Card", "Suit", "cards_of", "mask_of", "parse_card"]
 
 RANKS: Final = 11
 NUM_CARDS: Final = 44

@@ -17,7 +17,7 @@ from ._cards import CARDS, NUM_CARDS, Suit
 from ._edition import ChestCard, Edition
 from ._errors import ConfigError
 
-__all__ = ["Variant", "GameConfig"]
+__all__ = ["GameConfig", "Variant"]
 
 MIN_PLAYERS: Final = 3
 MAX_PLAYERS: Final = 5
@@ -123,6 +123,7 @@ class Tables:
     potion_cards: int  # bitmask of potion cards
     type_masks: tuple[int, ...]  # poison number cards by poison type
     chest_cards: tuple[ChestCard, ...]  # distinct chest cards
+    chest_index: dict[ChestCard, int]  # position of each chest card in chest_cards
     chest_counts: tuple[int, ...]  # how many of each in a full chest deck
     chest_poison: tuple[int, ...]  # poison type index by chest card, -1 for gem cards
     supply: int  # starting supply value (K29)
@@ -160,6 +161,7 @@ def tables_for(config: GameConfig) -> Tables:
         potion_cards=potions,
         type_masks=tuple(type_masks),
         chest_cards=tuple(c for c, _ in ed.chest),
+        chest_index={c: i for i, (c, _) in enumerate(ed.chest)},
         chest_counts=tuple(n for _, n in ed.chest),
         chest_poison=tuple(
             types.index(c.poison) if c.poison is not None else -1 for c, _ in ed.chest

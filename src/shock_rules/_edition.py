@@ -23,7 +23,7 @@ import attrs
 from ._cards import Card, parse_card
 from ._errors import EditionError, InvalidNotationError
 
-__all__ = ["ChestKind", "ChestCard", "GemKind", "Edition", "parse_chest_card"]
+__all__ = ["ChestCard", "ChestKind", "Edition", "GemKind", "parse_chest_card"]
 
 _NAME_RE: Final = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 
@@ -246,7 +246,9 @@ class Edition:
         for key in ("edition", "gems", "number_cards", "chest"):
             if key not in top:
                 raise _err(source, f"missing [{key}]")
-        meta = _expect_keys(source, "[edition]", top["edition"], {"name", "provisional", "description"})
+        meta = _expect_keys(
+            source, "[edition]", top["edition"], {"name", "provisional", "description"}
+        )
         name = meta.get("name")
         if not isinstance(name, str) or not name.strip():
             raise _err(source, "[edition] name must be a non-empty string")
@@ -333,13 +335,15 @@ class Edition:
             raise _err(source, "[[chest]] must be a list of chest cards")
         chest: dict[ChestCard, int] = {}
         for i, c in enumerate(chest_raw):
-            c = _expect_keys(source, f"chest[{i}]", c, {"kind", "large", "small", "poison", "count"})
+            c = _expect_keys(
+                source, f"chest[{i}]", c, {"kind", "large", "small", "poison", "count"}
+            )
             kind = c.get("kind")
             count = _expect_int(source, f"chest[{i}] count", c.get("count"), 1)
             if kind == "gem":
                 if "poison" in c:
                     raise _err(source, f"chest[{i}]: a gem card has no poison type")
-                card = ChestCard(
+                ccard = ChestCard(
                     ChestKind.GEM,
                     _expect_int(source, f"chest[{i}] large", c.get("large"), 0),
                     _expect_int(source, f"chest[{i}] small", c.get("small", 0), 0),
@@ -350,7 +354,7 @@ class Edition:
                 ptype = c.get("poison")
                 if ptype not in poison_types:
                     raise _err(source, f"chest[{i}]: unknown poison type {ptype!r}")
-                card = ChestCard(
+                ccard = ChestCard(
                     ChestKind.POISON,
                     _expect_int(source, f"chest[{i}] large", c.get("large", 1), 0),
                     0,
@@ -358,7 +362,7 @@ class Edition:
                 )
             else:
                 raise _err(source, f"chest[{i}] kind must be 'gem' or 'poison', not {kind!r}")
-            chest[card] = chest.get(card, 0) + count
+            chest[ccard] = chest.get(ccard, 0) + count
 
         return cls(
             name=name,

@@ -11,12 +11,32 @@ import random
 from fractions import Fraction
 from typing import Final
 
-from ._actions import COVER, DEAL, DOWN, LEADER, PLAY, REVEAL, STOP, TRUMP, WITHDRAW, Action, ActionKind
-from ._cards import CARDS, RANKS, Suit
+from ._actions import (
+    COVER,
+    DEAL,
+    DOWN,
+    LEADER,
+    PLAY,
+    REVEAL,
+    STOP,
+    TRUMP,
+    WITHDRAW,
+    Action,
+    ActionKind,
+)
+from ._cards import RANKS, Suit
 from ._chest import choose, reveal
 from ._config import GameConfig, tables_for
 from ._errors import IllegalActionError
-from ._events import CardDealt, CardPlayed, Event, LeaderChosen, RoundStarted, TrumpRevealed, Withdrew
+from ._events import (
+    CardDealt,
+    CardPlayed,
+    Event,
+    LeaderChosen,
+    RoundStarted,
+    TrumpRevealed,
+    Withdrew,
+)
 from ._poison import cover
 from ._round import deal_target
 from ._state import CHANCE, ChanceMarker, Phase, Play, State, Status
@@ -24,8 +44,17 @@ from ._trick import abandon_trick, lead_suit_of, resolve_trick
 from ._work import Work
 
 __all__ = [
-    "new_game", "legal_actions", "chance_outcomes", "apply", "current_player", "is_chance",
-    "is_terminal", "scores", "winners", "resolve_chance", "random_playout",
+    "apply",
+    "chance_outcomes",
+    "current_player",
+    "is_chance",
+    "is_terminal",
+    "legal_actions",
+    "new_game",
+    "random_playout",
+    "resolve_chance",
+    "scores",
+    "winners",
 ]
 
 _SUIT_MASKS: Final = tuple(s.mask for s in Suit)
@@ -234,10 +263,10 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
     the reason when the action is not legal now.
 
     >>> s = new_game(GameConfig(players=3, first_leader=0))
-    >>> apply(s, Action.parse("play 7H"))
+    >>> apply(s, Action.parse("play 7H"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    shock_rules._errors.IllegalActionError: 'play 7H' is illegal: chance deals a card ('deal <card>')
+    shock_rules._errors.IllegalActionError: 'play 7H' is illegal: chance deals a card (...)
     """
     if type(action) is not Action:
         raise IllegalActionError(f"{action!r} is not an Action (parse text with parse_action)")
@@ -257,12 +286,11 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
     if phase is Phase.DEAL:
         return _deal(state, action)
     if phase is Phase.CHEST:
-        card = action.chest_card
-        kinds = state.tables.chest_cards
-        if card not in kinds or not state.chest_deck[kinds.index(card)]:  # type: ignore[arg-type]
-            raise _illegal(action, None, f"no {card} card is left in the chest deck")
+        kind_index = state.tables.chest_index.get(action.chest_card, -1)  # type: ignore[arg-type]
+        if kind_index < 0 or not state.chest_deck[kind_index]:
+            raise _illegal(action, None, f"no {action.chest_card} card is left in the chest deck")
         w = Work(state, [])
-        reveal(w, kinds.index(card))  # type: ignore[arg-type]
+        reveal(w, kind_index)
         return w.freeze()
     if phase is Phase.CHEST_CHOICE:
         w = Work(state, [])
@@ -324,7 +352,8 @@ def _play(state: State, action: Action) -> State:
     else:
         if kind is not ActionKind.DOWN:
             raise _illegal(
-                action, seat, f"is out of the round ({status[seat]}): play face down ('down {card}')"
+                action, seat,
+                f"is out of the round ({status[seat]}): play face down ('down {card}')",
             )
         gems = t.face_down_gems  # K12
         face_up = False

@@ -7,12 +7,12 @@ closest builtin (``ValueError``), so callers may catch either.
 from __future__ import annotations
 
 __all__ = [
-    "ShockError",
-    "InvalidNotationError",
-    "IllegalActionError",
     "ConfigError",
     "EditionError",
+    "IllegalActionError",
+    "InvalidNotationError",
     "InvalidStateError",
+    "ShockError",
 ]
 
 

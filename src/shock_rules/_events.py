@@ -18,10 +18,26 @@ from ._cards import Card
 from ._edition import ChestCard
 
 __all__ = [
-    "Event", "CardDealt", "TrumpRevealed", "LeaderChosen", "RoundStarted", "CardPlayed",
-    "Withdrew", "TrickWon", "TrickAbandoned", "PoisonTaken", "PotionTaken", "PoisonCovered",
-    "Shocked", "ChestRevealed", "GemsGained", "ChestStopped", "GemsBanked", "RoundEndReason",
-    "RoundEnded", "GameEnded",
+    "CardDealt",
+    "CardPlayed",
+    "ChestRevealed",
+    "ChestStopped",
+    "Event",
+    "GameEnded",
+    "GemsBanked",
+    "GemsGained",
+    "LeaderChosen",
+    "PoisonCovered",
+    "PoisonTaken",
+    "PotionTaken",
+    "RoundEndReason",
+    "RoundEnded",
+    "RoundStarted",
+    "Shocked",
+    "TrickAbandoned",
+    "TrickWon",
+    "TrumpRevealed",
+    "Withdrew",
 ]
 
 

@@ -103,7 +103,9 @@ def check_state(state: State) -> None:
     for k in range(kinds):
         total = state.chest_deck[k] + state.chest_discard[k] + state.chest_centre[k]
         if total != t.chest_counts[k]:
-            raise _fail(f"there are {total} {t.chest_cards[k]} chest cards, not {t.chest_counts[k]}")
+            raise _fail(
+                f"there are {total} {t.chest_cards[k]} chest cards, not {t.chest_counts[k]}"
+            )
         if t.chest_poison[k] < 0 and state.chest_centre[k]:
             raise _fail(f"a gem chest card {t.chest_cards[k]} is in the centre")
         if t.chest_poison[k] >= 0 and state.chest_discard[k]:

@@ -7,7 +7,7 @@ variants), K27 (next round's leader), K28 (end of game).
 from __future__ import annotations
 
 from ._config import ROUNDS, Variant
-from ._events import GameEnded, GemsBanked, RoundEndReason, RoundEnded, RoundStarted
+from ._events import GameEnded, GemsBanked, RoundEnded, RoundEndReason, RoundStarted
 from ._state import Phase, Status
 from ._work import Work
 

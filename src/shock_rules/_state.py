@@ -18,7 +18,7 @@ from ._config import GameConfig, Tables
 from ._edition import ChestCard
 from ._events import Event
 
-__all__ = ["Phase", "Status", "Play", "State", "PoisonCard", "CHANCE", "ChanceMarker"]
+__all__ = ["CHANCE", "ChanceMarker", "Phase", "Play", "PoisonCard", "State", "Status"]
 
 
 class Phase(enum.IntEnum):

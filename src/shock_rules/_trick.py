@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 from ._cards import CARDS, RANKS
-from ._events import PoisonTaken, PotionTaken, TrickAbandoned, TrickWon
+from ._events import PoisonTaken, PotionTaken, RoundEndReason, TrickAbandoned, TrickWon
 from ._poison import apply_potions
 from ._round import end_round
-from ._events import RoundEndReason
 from ._state import Play
 from ._work import Work
 
@@ -67,7 +66,8 @@ def resolve_trick(w: Work) -> None:
         ed = w.config.edition
         for p in trick:
             if p.card.bit & taken & t.poison_cards:
-                w.events.append(PoisonTaken(seat, p.card, ed.poison_types[t.poison_of[p.card.index]]))
+                ptype = ed.poison_types[t.poison_of[p.card.index]]
+                w.events.append(PoisonTaken(seat, p.card, ptype))
             elif p.card.bit & taken:
                 w.events.append(PotionTaken(seat, p.card))
         w.poisons[seat] |= taken & t.poison_cards
