@@ -1,0 +1,109 @@
+"""Readable text for events: one line per event, and whole-game transcripts.
+
+>>> from shock_rules import Card, CardPlayed
+>>> describe_event(CardPlayed(2, Card.parse("3H"), True, 1))
+'seat 2 plays 3H (1 gem on it)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ._events import (
+    CardDealt,
+    CardPlayed,
+    ChestRevealed,
+    ChestStopped,
+    Event,
+    GameEnded,
+    GemsBanked,
+    GemsGained,
+    LeaderChosen,
+    PoisonCovered,
+    PoisonTaken,
+    PotionTaken,
+    RoundEnded,
+    RoundStarted,
+    Shocked,
+    TrickAbandoned,
+    TrickWon,
+    TrumpRevealed,
+    Withdrew,
+)
+
+__all__ = ["describe_event", "transcript"]
+
+
+def _gems(n: int) -> str:
+    return f"{n} gem" if n == 1 else f"{n} gems"
+
+
+def describe_event(event: Event) -> str:
+    """Return one line of plain English describing an event."""
+    match event:
+        case CardDealt(seat, card):
+            return f"seat {seat} is dealt {card}"
+        case TrumpRevealed(card):
+            return f"the trump card is {card}: {card.suit} are trump"
+        case LeaderChosen(seat):
+            return f"seat {seat} is drawn to lead first"
+        case RoundStarted(rnd, leader):
+            who = f"seat {leader} will lead" if leader >= 0 else "the first leader will be drawn"
+            return f"round {rnd} begins; {who}"
+        case CardPlayed(seat, card, face_up, gems):
+            if face_up:
+                return f"seat {seat} plays {card}" + (f" ({_gems(gems)} on it)" if gems else "")
+            return f"seat {seat} plays {card} face down ({_gems(gems)} on it)"
+        case Withdrew(seat, banked):
+            return f"seat {seat} withdraws and puts {_gems(banked)} into its bag"
+        case TrickWon(seat, trick, card, gems):
+            return f"seat {seat} wins trick {trick} with {card} and takes {_gems(gems)}"
+        case TrickAbandoned(trick, gems):
+            return (f"everyone left withdrew: trick {trick} has no winner; "
+                    f"{_gems(gems)} go back to the supply")
+        case PoisonTaken(seat, card, poison):
+            return f"seat {seat} takes the {poison} poison {card}"
+        case PotionTaken(seat, card):
+            return f"seat {seat} takes the potion {card}"
+        case PoisonCovered(seat, card):
+            return f"a potion of seat {seat} covers {card}"
+        case Shocked(seat, poison, lost):
+            return (f"seat {seat} suffers anaphylactic shock ({poison}) and returns "
+                    f"{_gems(lost)} to the supply")
+        case ChestRevealed(seat, card, number):
+            what = f"poison ({card.poison})" if card.is_poison else \
+                f"gems {card.large} for the revealer, {card.small} for the others"
+            return f"seat {seat} reveals chest card {number}: {card} - {what}"
+        case GemsGained(seat, gems):
+            return f"seat {seat} gains {_gems(gems)}"
+        case ChestStopped(seat):
+            return f"seat {seat} stops revealing chest cards"
+        case GemsBanked(seat, gems):
+            return f"seat {seat} puts {_gems(gems)} into its bag"
+        case RoundEnded(rnd, reason):
+            return f"round {rnd} ends: {reason.value}"
+        case GameEnded(scores, winners):
+            names = " and ".join(f"seat {w}" for w in sorted(winners))
+            return f"the game is over: scores {list(scores)}; {names} " + (
+                "win" if len(winners) > 1 else "wins")
+    return repr(event)
+
+
+def transcript(events: Iterable[Event], *, deals: bool = False) -> list[str]:
+    """Return the lines describing a sequence of events.
+
+    Individual deals are summarised per round unless ``deals`` is true.
+    """
+    lines: list[str] = []
+    dealt = 0
+    for e in events:
+        if isinstance(e, CardDealt) and not deals:
+            dealt += 1
+            continue
+        if dealt:
+            lines.append(f"{dealt} cards are dealt")
+            dealt = 0
+        lines.append(describe_event(e))
+    if dealt:
+        lines.append(f"{dealt} cards are dealt")
+    return lines
