@@ -58,6 +58,15 @@ from ._events import (
 )
 from ._script import apply_all, deal_hands, parse_cards
 from ._state import CHANCE, ChanceMarker, Phase, Play, PoisonCard, State, Status
+from ._view import (
+    HiddenCardDealt,
+    HiddenCardPlayed,
+    PlayerView,
+    SeatView,
+    TrickCard,
+    spectator_view,
+    view,
+)
 
 __version__ = "0.1.0"
 
@@ -72,4 +81,6 @@ __all__ = [
     "apply", "apply_all", "chance_outcomes", "deal_hands", "parse_cards", "current_player", "is_chance", "is_terminal", "legal_actions",
     "new_game", "parse_action", "parse_card", "parse_chest_card", "random_playout",
     "resolve_chance", "sample_chance", "scores", "winners",
+    "HiddenCardDealt", "HiddenCardPlayed", "PlayerView", "SeatView", "TrickCard",
+    "spectator_view", "view",
 ]
