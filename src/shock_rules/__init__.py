@@ -11,6 +11,7 @@ True
 from ._actions import Action, ActionKind, parse_action
 from ._cards import Card, Suit, parse_card
 from ._config import GameConfig, Variant
+from ._determinize import determinize
 from ._edition import ChestCard, ChestKind, Edition, GemKind, parse_chest_card
 from ._engine import (
     apply,
@@ -82,5 +83,5 @@ __all__ = [
     "new_game", "parse_action", "parse_card", "parse_chest_card", "random_playout",
     "resolve_chance", "sample_chance", "scores", "winners",
     "HiddenCardDealt", "HiddenCardPlayed", "PlayerView", "SeatView", "TrickCard",
-    "spectator_view", "view",
+    "determinize", "spectator_view", "view",
 ]

@@ -1,0 +1,194 @@
+"""Determinization: a full state that a seat cannot tell from the real one.
+
+Search bots (information-set Monte Carlo tree search, perfect-information sampling) play on
+complete states. :func:`determinize` turns a :class:`~shock_rules.PlayerView` into one: the
+public facts and the viewer's own cards are copied, and every card the viewer cannot see is
+placed in one of the hidden places -- another seat's hand, another seat's face-down cards (in
+the trick or the discard pile) or the dungeon deck -- so that every constraint the view implies
+holds: hand sizes, face-down counts, the deck size, and the suits a seat showed it lacks (K9).
+
+A seat's void suits exclude its face-down cards too: a seat plays face down only once it is
+out of the round (K11, K12), after every face-up play that showed a void, and no card is dealt
+during a round, so those cards were in its hand when it showed the void.
+
+>>> import random
+>>> import shock_rules as sr
+>>> s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(1))
+>>> v = sr.view(s, 0)
+>>> d = sr.determinize(v, random.Random(2))
+>>> d.hand(0) == s.hand(0), sr.view(d, 0) == v
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from ._cards import CARDS, iter_bits, mask_of
+from ._config import tables_for
+from ._edition import ChestCard
+from ._events import CardDealt, CardPlayed, Event
+from ._state import Play, State
+from ._view import HiddenCardDealt, HiddenCardPlayed, PlayerView
+
+__all__ = ["determinize"]
+
+# Every non-empty set of suits, as a bitmask, for the Hall check below.
+_SUIT_SETS = tuple(
+    sum(1 << s for s in combo) for k in range(1, 5) for combo in combinations(range(4), k)
+)
+
+
+def _feasible(left: list[int], cap: list[int], allowed: list[int]) -> bool:
+    """Return whether the cards left (counted per suit) can fill the groups exactly.
+
+    Supplies and demands balance, so by Hall's theorem for transportation problems this holds
+    iff every set of suits fits in the groups that accept one of its suits.
+    """
+    for sset in _SUIT_SETS:
+        need = sum(left[s] for s in range(4) if sset >> s & 1)
+        if need and need > sum(c for c, a in zip(cap, allowed, strict=True) if a & sset):
+            return False
+    return True
+
+
+def _assign(
+    cards: list[int], cap: list[int], allowed: list[int], rng: random.Random
+) -> list[int]:
+    """Return a group for each card (by index), filling each group exactly to its capacity.
+
+    Cards are placed in random order; each goes to a group chosen with weight equal to the
+    group's free places, among the groups that accept its suit and leave the rest solvable.
+    Without constraints this is exactly a uniform deal; with them every consistent placement
+    keeps a positive probability.
+    """
+    left = [0, 0, 0, 0]
+    for i in cards:
+        left[CARDS[i].suit] += 1
+    if sum(cap) != len(cards) or not _feasible(left, cap, allowed):
+        raise ValueError("the view is inconsistent: its hidden cards cannot be placed")
+    order = list(cards)
+    rng.shuffle(order)
+    # Without void suits every placement is feasible: skip the Hall check.
+    constrained = any(a != 0b1111 for c, a in zip(cap, allowed, strict=True) if c)
+    out = [0] * len(CARDS)
+    for i in order:
+        s = CARDS[i].suit
+        left[s] -= 1
+        options: list[int] = []
+        weights: list[int] = []
+        for g, c in enumerate(cap):
+            if c and allowed[g] >> s & 1:
+                cap[g] -= 1
+                if not constrained or _feasible(left, cap, allowed):
+                    options.append(g)
+                    weights.append(c)
+                cap[g] += 1
+        g = rng.choices(options, weights)[0]
+        cap[g] -= 1
+        out[i] = g
+    return out
+
+
+def _pick(mask: int, rng: random.Random) -> int:
+    return rng.choice(list(iter_bits(mask)))
+
+
+def determinize(view: PlayerView, rng: random.Random) -> State:
+    """Return a complete state consistent with ``view``, drawing the hidden cards with ``rng``.
+
+    The state has the view's public facts, the viewer's hand and face-down cards, and the
+    unseen cards spread over the other hands, the other seats' face-down cards and the
+    dungeon deck, respecting hand sizes and void suits; ``view(result, seat) == view``. For a
+    spectator view (``seat`` ``None``) every hand and face-down card is drawn. Raise
+    :class:`ValueError` if no state fits the view (a forged or corrupt view).
+    """
+    cfg = view.config
+    t = tables_for(cfg)
+    n = cfg.players
+    me = view.seat
+    hands = [0] * n
+    face_down = [0] * n
+    if me is not None:
+        hands[me] = mask_of(view.hand)
+        face_down[me] = mask_of(view.own_face_down)
+    unseen = t.deck & ~view.seen_mask
+    # Groups 0..n-1: what each other seat holds or played face down; group n: the dungeon deck.
+    cap = [0] * (n + 1)
+    allowed = [0] * (n + 1)
+    for sv in view.seats:
+        if sv.seat == me:
+            continue
+        cap[sv.seat] = sv.hand_size + sv.face_down_count
+        allowed[sv.seat] = 0b1111 & ~sv.void_mask
+    cap[n] = view.deck_size
+    allowed[n] = 0b1111
+    group_of = _assign(list(iter_bits(unseen)), cap, allowed, rng)
+    held = [0] * (n + 1)
+    for i in iter_bits(unseen):
+        held[group_of[i]] |= 1 << i
+
+    # Split each other seat's cards into its face-down card in the trick (if any), its other
+    # face-down cards (in the discard pile) and its hand, at random.
+    trick: list[Play] = []
+    hidden_in_trick = {p.seat for p in view.trick if p.card is None}
+    trick_card: dict[int, int] = {}
+    for sv in view.seats:
+        j = sv.seat
+        if j == me:
+            continue
+        cards = list(iter_bits(held[j]))
+        rng.shuffle(cards)
+        k = sv.face_down_count
+        down = cards[:k]
+        if j in hidden_in_trick:
+            trick_card[j] = down[0]
+        face_down[j] = sum(1 << i for i in down)
+        hands[j] = sum(1 << i for i in cards[k:])
+    trick_mask = 0
+    for p in view.trick:
+        card = p.card if p.card is not None else CARDS[trick_card[p.seat]]
+        trick.append(Play(p.seat, card, p.face_up, p.gems))
+        trick_mask |= card.bit
+    all_down = 0
+    for m in face_down:
+        all_down |= m
+    discard = mask_of(view.discard) | (all_down & ~trick_mask)
+    pool = held[n]
+
+    def counts(cards: tuple[ChestCard, ...]) -> tuple[int, ...]:
+        out = [0] * len(t.chest_cards)
+        for c in cards:
+            out[t.chest_index[c]] += 1
+        return tuple(out)
+
+    events: list[Event] = []
+    for e in view.events:
+        # Give the hidden events a card consistent with the drawn state (K34 hides which).
+        if type(e) is HiddenCardDealt:
+            src = hands[e.seat] or pool
+            events.append(CardDealt(e.seat, CARDS[_pick(src, rng)]))
+        elif type(e) is HiddenCardPlayed:
+            if e.seat in trick_card:
+                idx = trick_card[e.seat]
+            else:
+                idx = _pick(face_down[e.seat] or pool or t.deck, rng)
+            events.append(CardPlayed(e.seat, CARDS[idx], False, e.gems))
+        else:
+            events.append(e)
+
+    seats = view.seats
+    return State(
+        cfg, t, view.phase, view.round, view.trick_number, view.leader, view.actor,
+        tuple(trick), tuple(hands), pool,
+        view.trump.index if view.trump is not None else -1, discard, tuple(face_down),
+        tuple(s.status for s in seats), tuple(s.on_bag for s in seats),
+        tuple(s.in_bag for s in seats), view.supply,
+        tuple(mask_of(pc.card for pc in s.poisons) for s in seats),
+        tuple(mask_of(pc.card for pc in s.poisons if pc.covered) for s in seats),
+        tuple(mask_of(s.potions) for s in seats),
+        tuple(s.void_mask for s in seats),
+        counts(view.chest_deck), counts(view.chest_discard), counts(view.chest_centre),
+        view.revealed, view.last_winner, view.round_leader, tuple(events),
+    )
