@@ -1,0 +1,682 @@
+"""JSON documents: configs, editions, states, actions, events and per-player views.
+
+Every document is a JSON object with a ``"schema"`` (:data:`SCHEMA`) and a ``"type"``
+(``"config"``, ``"edition"``, ``"state"``, ``"action"``, ``"events"``, ``"view"``,
+``"record"``). Documents are meant to be read by people too: cards are written in their
+notation (``"7H"``), hands and piles as lists of cards, chest cards as ``"G2/1"`` or
+``"P:bee"``, phases and statuses as lowercase words. A config names the default edition
+(``"edition": "default"``) or embeds a custom one in the shape of its TOML file.
+
+Loading is strict. A wrong type, an unknown or a missing field, an impossible value or a state
+that breaks an invariant of the game (:func:`shock_rules._invariants.check_state`) raises
+:class:`~shock_rules.InvalidStateError` naming the place in the document and what is wrong;
+no other exception escapes a loader.
+
+>>> import shock_rules as sr
+>>> state = sr.new_game(sr.GameConfig(players=3, first_leader=0))
+>>> text = to_json(state)
+>>> state_from_json(text) == state
+True
+>>> action_from_json(to_json(sr.Action.parse("withdraw 10S")))
+Action.parse('withdraw 10S')
+>>> state_from_json(text.replace('"round": 1', '"round": 6'))
+Traceback (most recent call last):
+...
+shock_rules._errors.InvalidStateError: invalid state: round 6 is not 1-5
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, TypeVar, get_origin
+
+import attrs
+import cattrs
+
+from . import _events
+from ._actions import Action, parse_action
+from ._cards import Card, Suit, cards_of, parse_card
+from ._config import GameConfig, Variant, tables_for
+from ._edition import ChestCard, Edition, parse_chest_card
+from ._errors import InvalidStateError, ShockError
+from ._events import Event, RoundEndReason
+from ._invariants import check_state
+from ._state import Phase, Play, State, Status
+from ._view import HiddenCardDealt, HiddenCardPlayed, PlayerView
+
+__all__ = [
+    "SCHEMA",
+    "action_from_json",
+    "config_from_json",
+    "edition_from_json",
+    "events_from_json",
+    "from_dict",
+    "from_json",
+    "state_from_json",
+    "to_dict",
+    "to_json",
+    "view_from_json",
+]
+
+#: The schema tag written into (and required in) every document.
+SCHEMA: Final = "shock-rules/1"
+
+T = TypeVar("T")
+Doc = Mapping[str, object]
+
+
+# -- strict readers ------------------------------------------------------------------------------
+
+
+def fail(path: str, message: str) -> InvalidStateError:
+    """Return the error for a document whose value at ``path`` is wrong (internal)."""
+    return InvalidStateError(f"invalid document: {path}: {message}")
+
+
+def read_obj(value: object, path: str, required: Sequence[str],
+             optional: Sequence[str] = ()) -> dict[str, object]:
+    """Return ``value`` as an object holding exactly the required keys and some optional ones."""
+    if not isinstance(value, dict):
+        raise fail(path, f"expected an object, not {_kind(value)}")
+    for key in value:
+        if not isinstance(key, str) or (key not in required and key not in optional):
+            raise fail(path, f"unknown field {key!r}")
+    for key in required:
+        if key not in value:
+            raise fail(path, f"missing field {key!r}")
+    return value
+
+
+def read_int(value: object, path: str, low: int | None = None, high: int | None = None) -> int:
+    """Return ``value`` if it is an integer (not a bool) within ``low..high``."""
+    if type(value) is not int:
+        raise fail(path, f"expected an integer, not {_kind(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"{'' if low is None else low}..{'' if high is None else high}"
+        raise fail(path, f"{value} is out of range {bounds}")
+    return value
+
+
+def read_bool(value: object, path: str) -> bool:
+    """Return ``value`` if it is ``true`` or ``false``."""
+    if type(value) is not bool:
+        raise fail(path, f"expected true or false, not {_kind(value)}")
+    return value
+
+
+def read_str(value: object, path: str) -> str:
+    """Return ``value`` if it is a string."""
+    if not isinstance(value, str):
+        raise fail(path, f"expected a string, not {_kind(value)}")
+    return value
+
+
+def read_list(value: object, path: str, length: int | None = None) -> list[object]:
+    """Return ``value`` if it is a list (of ``length`` items, when given)."""
+    if not isinstance(value, list):
+        raise fail(path, f"expected a list, not {_kind(value)}")
+    if length is not None and len(value) != length:
+        raise fail(path, f"expected {length} items, not {len(value)}")
+    return value
+
+
+def read_card(value: object, path: str) -> Card:
+    """Return the card written in notation at ``path``."""
+    try:
+        return parse_card(read_str(value, path))
+    except ShockError as exc:
+        raise fail(path, str(exc)) from None
+
+
+def read_cards(value: object, path: str) -> int:
+    """Return the bitmask of a list of distinct cards."""
+    mask = 0
+    for i, item in enumerate(read_list(value, path)):
+        card = read_card(item, f"{path}[{i}]")
+        if mask & card.bit:
+            raise fail(f"{path}[{i}]", f"{card} is listed twice")
+        mask |= card.bit
+    return mask
+
+
+def read_enum(value: object, path: str, names: Mapping[str, T]) -> T:
+    """Return the member named ``value`` among ``names``."""
+    text = read_str(value, path)
+    if text not in names:
+        raise fail(path, f"unknown value {text!r}: expected one of {', '.join(names)}")
+    return names[text]
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return {int: "an integer", float: "a number", str: "a string", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def read_header(data: object, kind: str, fields: Sequence[str],
+                optional: Sequence[str] = ()) -> dict[str, object]:
+    """Return a top-level document of ``kind`` after checking its schema and type tags."""
+    doc = read_obj(data, kind, ("schema", "type", *fields), optional)
+    if doc["schema"] != SCHEMA:
+        raise fail(f"{kind}.schema", f"expected {SCHEMA!r}, not {doc['schema']!r}")
+    if doc["type"] != kind:
+        raise fail(f"{kind}.type", f"expected {kind!r}, not {doc['type']!r}")
+    return doc
+
+
+def _header(kind: str) -> dict[str, object]:
+    return {"schema": SCHEMA, "type": kind}
+
+
+def guarded(loader: Callable[[], T]) -> T:
+    """Run ``loader``, turning any error but :class:`InvalidStateError` into one (internal)."""
+    try:
+        return loader()
+    except InvalidStateError:
+        raise
+    except RecursionError:
+        raise InvalidStateError("invalid document: nested too deeply") from None
+    except Exception as exc:  # a loader promises InvalidStateError only
+        raise InvalidStateError(f"invalid document: {exc}") from exc
+
+
+# -- configs and editions ------------------------------------------------------------------------
+
+_PHASES: Final = {p.name.lower(): p for p in Phase}
+_STATUSES: Final = {str(s): s for s in Status}
+_VARIANTS: Final = {v.value: v for v in Variant}
+_SUITS: Final = {s.letter: s for s in Suit}
+
+
+def edition_to_dict(edition: Edition) -> dict[str, Any]:
+    """Return an edition as the mapping of its TOML file (internal)."""
+    return edition.to_dict()
+
+
+def edition_from_data(data: object, path: str) -> Edition:
+    """Return the edition embedded at ``path`` (the mapping of its TOML file)."""
+    if not isinstance(data, dict):
+        raise fail(path, f"expected an object, not {_kind(data)}")
+    try:
+        return Edition.from_dict(data, source=path)
+    except ShockError as exc:
+        raise fail(path, str(exc)) from None
+
+
+def config_to_dict(config: GameConfig) -> dict[str, object]:
+    """Return the fields of a config (without schema tags; internal)."""
+    edition: object = "default" if config.edition == Edition.default() \
+        else edition_to_dict(config.edition)
+    return {"players": config.players, "variant": config.variant.value,
+            "first_leader": config.first_leader, "edition": edition}
+
+
+def config_from_data(data: object, path: str) -> GameConfig:
+    """Return the config described at ``path`` (internal)."""
+    doc = read_obj(data, path, ("players", "variant", "first_leader", "edition"))
+    players = read_int(doc["players"], f"{path}.players", 3, 5)
+    variant = read_enum(doc["variant"], f"{path}.variant", _VARIANTS)
+    leader = doc["first_leader"]
+    first = None if leader is None else read_int(leader, f"{path}.first_leader", 0, players - 1)
+    raw = doc["edition"]
+    if raw == "default":
+        edition = Edition.default()
+    elif isinstance(raw, dict):
+        edition = edition_from_data(raw, f"{path}.edition")
+    else:
+        raise fail(f"{path}.edition", "expected \"default\" or an embedded edition object")
+    return GameConfig(players=players, variant=variant, edition=edition, first_leader=first)
+
+
+# -- events --------------------------------------------------------------------------------------
+
+def _event_types() -> dict[str, type[Event]]:
+    found: dict[str, type[Event]] = {}
+    for name in _events.__all__:
+        cls = getattr(_events, name)
+        if isinstance(cls, type) and attrs.has(cls) and issubclass(cls, Event):
+            found[name] = cls
+    # The public forms of secret events, as a player view shows them (K34).
+    found["HiddenCardDealt"] = HiddenCardDealt
+    found["HiddenCardPlayed"] = HiddenCardPlayed
+    return found
+
+
+#: Every event class by name.
+EVENT_TYPES: Final = _event_types()
+
+
+def _strict(kind: type[T], what: str) -> Callable[[object, object], T]:
+    def hook(value: object, _type: object) -> T:
+        if type(value) is not kind:
+            raise TypeError(f"expected {what}, not {_kind(value)}")
+        return value
+    return hook
+
+
+def _structure_card(value: object, _type: object) -> Card:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a card such as '7H', not {_kind(value)}")
+    return parse_card(value)
+
+
+def _structure_chest(value: object, _type: object) -> ChestCard:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a chest card such as 'G2/1', not {_kind(value)}")
+    return parse_chest_card(value)
+
+
+_REASONS: Final = {r.name.lower(): r for r in RoundEndReason}
+
+
+def _structure_reason(value: object, _type: object) -> RoundEndReason:
+    if not isinstance(value, str) or value not in _REASONS:
+        raise ValueError(f"expected one of {', '.join(_REASONS)}, not {value!r}")
+    return _REASONS[value]
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True)
+    conv.register_structure_hook(int, _strict(int, "an integer"))
+    conv.register_structure_hook(bool, _strict(bool, "true or false"))
+    conv.register_structure_hook(str, _strict(str, "a string"))
+    conv.register_structure_hook(Card, _structure_card)
+    conv.register_unstructure_hook(Card, str)
+    conv.register_structure_hook(ChestCard, _structure_chest)
+    conv.register_unstructure_hook(ChestCard, str)
+    conv.register_structure_hook(RoundEndReason, _structure_reason)
+    conv.register_unstructure_hook(RoundEndReason, lambda r: r.name.lower())
+    conv.register_unstructure_hook_func(_is_frozenset, sorted)
+    for enum_type, names in ((Phase, _PHASES), (Status, _STATUSES), (Suit, _SUITS)):
+        conv.register_structure_hook(enum_type, _enum_hook(names))
+    conv.register_unstructure_hook(Phase, lambda p: p.name.lower())
+    conv.register_unstructure_hook(Status, str)
+    conv.register_unstructure_hook(Suit, lambda s: s.letter)
+    conv.register_unstructure_hook(Action, str)
+    conv.register_structure_hook(Action, _structure_action)
+    conv.register_unstructure_hook(GameConfig, config_to_dict)
+    conv.register_structure_hook(GameConfig, lambda v, _t: config_from_data(v, "config"))
+    # A field typed ``Event`` holds some event class: write its name beside its fields.
+    conv.register_unstructure_hook_func(lambda t: t is Event, event_to_dict)
+    conv.register_structure_hook_func(lambda t: t is Event,
+                                      lambda v, _t: event_from_data(v, "event"))
+    return conv
+
+
+def _is_frozenset(t: object) -> bool:
+    return t is frozenset or get_origin(t) is frozenset
+
+
+def _enum_hook(names: Mapping[str, T]) -> Callable[[object, object], T]:
+    def hook(value: object, _type: object) -> T:
+        if not isinstance(value, str) or value not in names:
+            raise ValueError(f"expected one of {', '.join(names)}, not {value!r}")
+        return names[value]
+    return hook
+
+
+def _structure_action(value: object, _type: object) -> Action:
+    if not isinstance(value, str):
+        raise TypeError(f"expected an action such as 'play 7H', not {_kind(value)}")
+    return parse_action(value)
+
+
+def event_to_dict(event: Event) -> dict[str, object]:
+    """Return one event as ``{"event": <class name>, <fields>...}`` (internal)."""
+    data: dict[str, object] = {"event": type(event).__name__}
+    data.update(CONVERTER.unstructure(event))
+    return data
+
+
+def event_from_data(data: object, path: str) -> Event:
+    """Return the event described at ``path`` (internal)."""
+    if not isinstance(data, dict):
+        raise fail(path, f"expected an object, not {_kind(data)}")
+    name = data.get("event")
+    if not isinstance(name, str) or name not in EVENT_TYPES:
+        raise fail(f"{path}.event", f"unknown event {name!r}")
+    fields = {k: v for k, v in data.items() if k != "event"}
+    try:
+        return CONVERTER.structure(fields, EVENT_TYPES[name])
+    except Exception as exc:
+        raise fail(path, _cattrs_message(exc)) from None
+
+
+def _cattrs_message(exc: Exception) -> str:
+    if isinstance(exc, cattrs.BaseValidationError):
+        return "; ".join(cattrs.transform_error(exc, path=""))
+    return str(exc)
+
+
+def events_from_data(data: object, path: str) -> tuple[Event, ...]:
+    """Return the list of events at ``path`` (internal)."""
+    items = read_list(data, path)
+    return tuple(event_from_data(e, f"{path}[{i}]") for i, e in enumerate(items))
+
+
+#: The converter for events and views: cards as notation, strict scalar types.
+CONVERTER: Final = _make_converter()
+
+
+# -- states --------------------------------------------------------------------------------------
+
+
+def _cards_json(mask: int) -> list[str]:
+    return [str(c) for c in cards_of(mask)]
+
+
+def state_to_dict(state: State, *, events: bool = True) -> dict[str, object]:
+    """Return the fields of a state (without schema tags; internal)."""
+    t = state.tables
+    n = state.players
+
+    def chest(counts: tuple[int, ...]) -> dict[str, int]:
+        return {str(c): k for c, k in zip(t.chest_cards, counts, strict=True)}
+
+    data: dict[str, object] = {
+        "config": config_to_dict(state.config),
+        "phase": state.phase.name.lower(),
+        "round": state.round,
+        "trick_number": state.trick_number,
+        "leader": state.leader,
+        "actor": state.actor,
+        "round_leader": state.round_leader,
+        "last_winner": state.last_winner,
+        "trump": None if state.trump is None else str(state.trump),
+        "hands": [_cards_json(m) for m in state.hand_masks],
+        "deck": _cards_json(state.pool_mask),
+        "trick": [{"seat": p.seat, "card": str(p.card), "face_up": p.face_up, "gems": p.gems}
+                  for p in state.trick],
+        "discard": _cards_json(state.discard_mask),
+        "face_down": [_cards_json(m) for m in state.face_down_masks],
+        "status": [str(s) for s in state.status],
+        "on_bag": list(state.on_bag),
+        "in_bag": list(state.in_bag),
+        "supply": state.supply,
+        "poisons": [_cards_json(m) for m in state.poison_masks],
+        "covered": [_cards_json(m) for m in state.covered_masks],
+        "potions": [_cards_json(m) for m in state.potion_masks],
+        "void_suits": [[s.letter for s in Suit if m >> s & 1] for m in state.void_suits],
+        "chest_deck": chest(state.chest_deck),
+        "chest_discard": chest(state.chest_discard),
+        "chest_centre": chest(state.chest_centre),
+        "revealed": state.revealed,
+    }
+    assert len(state.hand_masks) == n
+    if events:
+        data["events"] = [event_to_dict(e) for e in state.events]
+    return data
+
+
+_STATE_FIELDS: Final = (
+    "config", "phase", "round", "trick_number", "leader", "actor", "round_leader",
+    "last_winner", "trump", "hands", "deck", "trick", "discard", "face_down", "status",
+    "on_bag", "in_bag", "supply", "poisons", "covered", "potions", "void_suits", "chest_deck",
+    "chest_discard", "chest_centre", "revealed",
+)
+
+
+def state_from_data(data: object, path: str) -> State:
+    """Return the state described at ``path``, checked against every invariant (internal)."""
+    doc = read_obj(data, path, _STATE_FIELDS, ("events",))
+    config = config_from_data(doc["config"], f"{path}.config")
+    t = tables_for(config)
+    n = config.players
+
+    def per_seat(key: str, read: Callable[[object, str], T]) -> tuple[T, ...]:
+        items = read_list(doc[key], f"{path}.{key}", n)
+        return tuple(read(v, f"{path}.{key}[{i}]") for i, v in enumerate(items))
+
+    def seat_or_none(key: str) -> int:
+        return read_int(doc[key], f"{path}.{key}", -1, n - 1)
+
+    def gems(value: object, where: str) -> int:
+        return read_int(value, where, 0)
+
+    def voids(value: object, where: str) -> int:
+        mask = 0
+        for i, item in enumerate(read_list(value, where)):
+            suit = read_enum(item, f"{where}[{i}]", _SUITS)
+            if mask >> suit & 1:
+                raise fail(f"{where}[{i}]", f"suit {suit.letter} is listed twice")
+            mask |= 1 << suit
+        return mask
+
+    def chest(key: str) -> tuple[int, ...]:
+        obj = read_obj(doc[key], f"{path}.{key}", [str(c) for c in t.chest_cards])
+        return tuple(read_int(obj[str(c)], f"{path}.{key}.{c}", 0, t.chest_counts[i])
+                     for i, c in enumerate(t.chest_cards))
+
+    trick: list[Play] = []
+    for i, item in enumerate(read_list(doc["trick"], f"{path}.trick", None)):
+        where = f"{path}.trick[{i}]"
+        p = read_obj(item, where, ("seat", "card", "face_up", "gems"))
+        trick.append(Play(read_int(p["seat"], f"{where}.seat", 0, n - 1),
+                          read_card(p["card"], f"{where}.card"),
+                          read_bool(p["face_up"], f"{where}.face_up"),
+                          read_int(p["gems"], f"{where}.gems", 0)))
+    trump = None if doc["trump"] is None else read_card(doc["trump"], f"{path}.trump")
+    events = events_from_data(doc["events"], f"{path}.events") if "events" in doc else ()
+    state = State(
+        config, t,
+        read_enum(doc["phase"], f"{path}.phase", _PHASES),
+        read_int(doc["round"], f"{path}.round"),
+        read_int(doc["trick_number"], f"{path}.trick_number"),
+        seat_or_none("leader"), seat_or_none("actor"), tuple(trick),
+        per_seat("hands", read_cards), read_cards(doc["deck"], f"{path}.deck"),
+        -1 if trump is None else trump.index,
+        read_cards(doc["discard"], f"{path}.discard"),
+        per_seat("face_down", read_cards),
+        per_seat("status", lambda v, w: read_enum(v, w, _STATUSES)),
+        per_seat("on_bag", gems), per_seat("in_bag", gems),
+        read_int(doc["supply"], f"{path}.supply"),
+        per_seat("poisons", read_cards), per_seat("covered", read_cards),
+        per_seat("potions", read_cards), per_seat("void_suits", voids),
+        chest("chest_deck"), chest("chest_discard"), chest("chest_centre"),
+        read_int(doc["revealed"], f"{path}.revealed", 0, 3),
+        seat_or_none("last_winner"), seat_or_none("round_leader"),
+        events,
+    )
+    check_loaded(state)
+    return state
+
+
+def check_loaded(state: State) -> None:
+    """Raise :class:`InvalidStateError` unless a state built from outside data is valid.
+
+    Runs :func:`~shock_rules._invariants.check_state` and a few checks of the fields it
+    leaves alone (the trick number, and who leads while the cards are dealt).
+    """
+    try:
+        check_state(state)
+    except InvalidStateError:
+        raise
+    except Exception as exc:  # a corrupt state must not crash the checker's caller
+        raise InvalidStateError(f"invalid state: {exc}") from exc
+    n = state.players
+    if not 1 <= state.trick_number <= state.tables.hand_size:
+        raise InvalidStateError(
+            f"invalid state: trick {state.trick_number} is not 1-{state.tables.hand_size}")
+    if not -1 <= state.leader < n or not -1 <= state.actor < n:
+        raise InvalidStateError("invalid state: leader or actor is not a seat")
+    if state.phase in (Phase.DEAL, Phase.TRUMP):
+        # The leader is unknown only before the first leader is chosen by chance (K5).
+        unknown = state.round == 1 and state.config.first_leader is None
+        if (state.leader == -1) != unknown or state.round_leader != state.leader:
+            raise InvalidStateError("invalid state: wrong leader while the cards are dealt")
+        if state.last_winner != -1 or state.trick_number != 1:
+            raise InvalidStateError("invalid state: a trick is recorded before the round's play")
+
+
+# -- public API ----------------------------------------------------------------------------------
+
+
+def to_dict(obj: object, *, events: bool = True) -> dict[str, object]:
+    """Return the JSON document of a config, edition, state, action, event, sequence of events,
+    player view or game record, as plain Python data.
+
+    ``events=False`` leaves a state's events out of its document.
+
+    >>> to_dict(Action.parse("play 7H"))
+    {'schema': 'shock-rules/1', 'type': 'action', 'action': 'play 7H'}
+    """
+    out = _header("")
+    if isinstance(obj, State):
+        out["type"] = "state"
+        out.update(state_to_dict(obj, events=events))
+    elif isinstance(obj, GameConfig):
+        out["type"] = "config"
+        out.update(config_to_dict(obj))
+    elif isinstance(obj, Edition):
+        out["type"] = "edition"
+        out.update(edition_to_dict(obj))
+    elif isinstance(obj, Action):
+        out["type"] = "action"
+        out["action"] = str(obj)
+    elif isinstance(obj, Event):
+        out["type"] = "events"
+        out["events"] = [event_to_dict(obj)]
+    elif isinstance(obj, Sequence) and all(isinstance(e, Event) for e in obj):
+        out["type"] = "events"
+        out["events"] = [event_to_dict(e) for e in obj]
+    else:
+        from ._record import GameRecord, record_to_dict
+
+        if isinstance(obj, GameRecord):
+            out["type"] = "record"
+            out.update(record_to_dict(obj))
+        elif isinstance(obj, PlayerView):
+            out["type"] = "view"
+            out.update(view_to_dict(obj))
+        else:
+            raise TypeError(f"cannot write {type(obj).__name__} as a shock-rules document")
+    return out
+
+
+def to_json(obj: object, *, events: bool = True, indent: int | None = None) -> str:
+    """Return the JSON text of :func:`to_dict`."""
+    return json.dumps(to_dict(obj, events=events), indent=indent)
+
+
+def _parse(text: str | bytes) -> object:
+    if not isinstance(text, str | bytes):
+        raise InvalidStateError(f"invalid document: expected JSON text, not {_kind(text)}")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidStateError(f"invalid document: not valid JSON: {exc}") from None
+
+
+def from_dict(data: Doc) -> object:
+    """Return the object a document of any type describes (dispatching on ``"type"``)."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    loaders: dict[object, Callable[[Doc], object]] = {
+        "state": state_from_json, "config": config_from_json, "edition": edition_from_json,
+        "action": action_from_json, "events": events_from_json, "view": view_from_json,
+    }
+    if kind == "record":
+        from ._record import record_from_json
+
+        return record_from_json(data)
+    if kind not in loaders:
+        raise InvalidStateError(f"invalid document: unknown document type {kind!r}")
+    return loaders[kind](data)
+
+
+def from_json(text: str | bytes) -> object:
+    """Return the object a JSON document of any type describes."""
+    data = _parse(text)
+    if not isinstance(data, dict):
+        raise InvalidStateError(f"invalid document: expected an object, not {_kind(data)}")
+    return from_dict(data)
+
+
+def load_doc(text: str | bytes | Doc) -> object:
+    """Return parsed JSON data from text, or the data itself (internal)."""
+    return _parse(text) if isinstance(text, str | bytes) else text
+
+
+def state_from_json(text: str | bytes | Doc) -> State:
+    """Return the state of a ``"state"`` document (JSON text or parsed data), checked against
+    every invariant; raise :class:`~shock_rules.InvalidStateError` if anything is wrong."""
+    def load() -> State:
+        doc = read_header(load_doc(text), "state", _STATE_FIELDS, ("events",))
+        body = {k: v for k, v in doc.items() if k not in ("schema", "type")}
+        return state_from_data(body, "state")
+    return guarded(load)
+
+
+def config_from_json(text: str | bytes | Doc) -> GameConfig:
+    """Return the config of a ``"config"`` document."""
+    def load() -> GameConfig:
+        fields = ("players", "variant", "first_leader", "edition")
+        doc = read_header(load_doc(text), "config", fields)
+        return config_from_data({k: doc[k] for k in fields}, "config")
+    return guarded(load)
+
+
+def edition_from_json(text: str | bytes | Doc) -> Edition:
+    """Return the edition of an ``"edition"`` document (the TOML file's shape plus tags)."""
+    def load() -> Edition:
+        data = load_doc(text)
+        doc = read_header(data, "edition", (), ("edition", "gems", "number_cards", "chest"))
+        return edition_from_data(
+            {k: v for k, v in doc.items() if k not in ("schema", "type")}, "edition")
+    return guarded(load)
+
+
+def action_from_json(text: str | bytes | Doc) -> Action:
+    """Return the action of an ``"action"`` document (``{"action": "play 7H", ...}``)."""
+    def load() -> Action:
+        doc = read_header(load_doc(text), "action", ("action",))
+        notation = read_str(doc["action"], "action.action")
+        try:
+            return parse_action(notation)
+        except ShockError as exc:
+            raise fail("action.action", str(exc)) from None
+    return guarded(load)
+
+
+def events_from_json(text: str | bytes | Doc) -> tuple[Event, ...]:
+    """Return the events of an ``"events"`` document."""
+    def load() -> tuple[Event, ...]:
+        doc = read_header(load_doc(text), "events", ("events",))
+        return events_from_data(doc["events"], "events.events")
+    return guarded(load)
+
+
+# -- player views --------------------------------------------------------------------------------
+
+
+def view_to_dict(view: PlayerView) -> dict[str, object]:
+    """Return the fields of a player view (without schema tags; internal)."""
+    data = CONVERTER.unstructure(view)
+    assert isinstance(data, dict)
+    return data
+
+
+_VIEW_FIELDS: Final = tuple(f.name for f in attrs.fields(PlayerView))
+
+
+def view_from_json(text: str | bytes | Doc) -> PlayerView:
+    """Return the :class:`~shock_rules.PlayerView` of a ``"view"`` document."""
+    def load() -> PlayerView:
+        doc = read_header(load_doc(text), "view", _VIEW_FIELDS)
+        body = {k: v for k, v in doc.items() if k not in ("schema", "type")}
+        try:
+            view = CONVERTER.structure(body, PlayerView)
+        except InvalidStateError:
+            raise
+        except Exception as exc:
+            raise fail("view", _cattrs_message(exc)) from None
+        n = view.config.players
+        if view.seat is not None and not 0 <= view.seat < n:
+            raise fail("view.seat", f"there is no seat {view.seat} with {n} players")
+        if [s.seat for s in view.seats] != list(range(n)):
+            raise fail("view.seats", f"expected seats 0-{n - 1} in order")
+        return view
+    return guarded(load)

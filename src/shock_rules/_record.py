@@ -1,0 +1,368 @@
+"""Game records: a configuration and every action of a game, chance outcomes included.
+
+Since the engine holds no hidden randomness (K6), a config and its list of actions reproduce
+a game exactly; :func:`replay` rebuilds every state. A record also carries free headers
+(players' names, a date, the result).
+
+The text form is PGN-like: headers in brackets, then one action per line in the action
+notation. ``#`` starts a comment that runs to the end of the line; blank lines are ignored.
+
+.. code-block:: text
+
+    [Players "3"]
+    [Variant "standard"]
+    [FirstLeader "0"]
+    [Edition "default"]
+    [Seat0 "Ann"]
+
+    # round 1
+    deal 2H
+    deal 2S
+    ...
+    play 10H  # seat 0
+
+``Players``, ``Variant``, ``FirstLeader`` (a seat, or ``"chance"``) and ``Edition`` describe the
+config. ``Edition`` is ``"default"``, a path to an edition TOML file (relative to the record's
+directory), or the edition embedded as one line of JSON. If a ``Result`` header is present
+(the final scores, by seat, separated by spaces) the replay must end the game with those scores.
+
+>>> import random
+>>> import shock_rules as sr
+>>> config = sr.GameConfig(players=3, first_leader=0)
+>>> actions: list[sr.Action] = []
+>>> end = sr.random_playout(config, random.Random(5), actions)
+>>> record = record_game(config, actions, {"Seat0": "Ann"}, result=True)
+>>> record2 = parse_record(format_record(record))
+>>> record2 == record, replay(record2)[-1] == end
+(True, True)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Final
+
+import attrs
+
+from ._actions import Action, parse_action
+from ._config import GameConfig, Variant
+from ._edition import Edition
+from ._engine import apply, current_player, new_game
+from ._errors import IllegalActionError, InvalidNotationError, InvalidStateError, ShockError
+from ._json import (
+    config_from_data,
+    config_to_dict,
+    edition_from_data,
+    fail,
+    guarded,
+    load_doc,
+    read_header,
+    read_list,
+    read_str,
+)
+from ._state import CHANCE, Phase, State
+
+__all__ = [
+    "GameRecord",
+    "RecordError",
+    "format_record",
+    "parse_record",
+    "record_from_json",
+    "record_game",
+    "replay",
+]
+
+#: Headers that describe the config; they are not kept among a record's free headers.
+CONFIG_HEADERS: Final = ("Players", "Variant", "FirstLeader", "Edition")
+_KEY_RE: Final = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,31}$")
+_HEADER_RE: Final = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]{0,31})\s+"((?:[^"\\]|\\.)*)"\]$')
+
+
+class RecordError(IllegalActionError):
+    """A record does not replay: an action is illegal where it stands, or the record ends
+    before its stated result. ``line`` is the record's text line (1-based) when known."""
+
+    def __init__(self, message: str, *, action: object = None, seat: int | None = None,
+                 line: int | None = None, index: int | None = None) -> None:
+        super().__init__(message, action=action, seat=seat)
+        #: The line of the text record where the replay stopped, when the record came from text.
+        self.line = line
+        #: The position (0-based) of the offending action in the record, when there is one.
+        self.index = index
+
+
+def _headers(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    items = list(value.items()) if isinstance(value, Mapping) else list(value)
+    seen: set[str] = set()
+    for key, text in items:
+        if not isinstance(key, str) or not _KEY_RE.match(key) or key in CONFIG_HEADERS:
+            raise ValueError(f"invalid header name {key!r}")
+        if not isinstance(text, str) or "\n" in text or "\r" in text:
+            raise ValueError(f"header {key!r} must be one line of text")
+        if key in seen:
+            raise ValueError(f"header {key!r} is given twice")
+        seen.add(key)
+    return tuple(items)
+
+
+def _actions(value: Iterable[Action]) -> tuple[Action, ...]:
+    actions = tuple(value)
+    for a in actions:
+        if not isinstance(a, Action):
+            raise TypeError(f"a record holds actions, not {a!r} (parse text with parse_action)")
+    return actions
+
+
+@attrs.frozen
+class GameRecord:
+    """A config, every action of the game in order (chance outcomes included) and free
+    headers. Records may stop before the game ends (a game in progress)."""
+
+    #: The game's configuration.
+    config: GameConfig
+    #: Every action, chance outcomes included, in order.
+    actions: tuple[Action, ...] = attrs.field(converter=_actions)
+    #: Free headers as (name, value) pairs in order, e.g. ``("Seat0", "Ann")``.
+    headers: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_headers)
+    #: The text line of each action, when the record was parsed from text (not compared).
+    lines: tuple[int, ...] | None = attrs.field(default=None, eq=False, repr=False)
+
+    def header(self, name: str, default: str | None = None) -> str | None:
+        """Return the value of a free header, or ``default``."""
+        return dict(self.headers).get(name, default)
+
+
+def record_game(
+    config: GameConfig,
+    actions: Iterable[Action | str],
+    headers: Mapping[str, str] | None = None,
+    *,
+    result: bool = False,
+) -> GameRecord:
+    """Return the record of a game played from ``config`` with ``actions`` (objects or
+    notation). The actions are replayed to check them; ``result=True`` adds a ``Result``
+    header with the final scores (the game must be over). Raise :class:`RecordError` if an
+    action is illegal."""
+    acts = tuple(a if isinstance(a, Action) else parse_action(a) for a in actions)
+    record = GameRecord(config, acts, dict(headers or {}))
+    states = replay(record)
+    if result:
+        end = states[-1]
+        if end.phase is not Phase.OVER:
+            raise RecordError("cannot state a result: the game is not over",
+                              index=len(acts))
+        record = attrs.evolve(
+            record, headers=(*[h for h in record.headers if h[0] != "Result"],
+                             ("Result", " ".join(map(str, end.in_bag)))))
+    return record
+
+
+def _where(record: GameRecord, index: int) -> str:
+    if record.lines is not None and index < len(record.lines):
+        return f"line {record.lines[index]}"
+    return f"action {index + 1}"
+
+
+def replay(record: GameRecord) -> list[State]:
+    """Return every state of the record: the new game, then the state after each action.
+
+    Raise :class:`RecordError` naming the line (or action number) where the replay stopped
+    when an action is illegal there, or when a ``Result`` header is given and the record ends
+    before the game does, or with other scores.
+    """
+    state = new_game(record.config)
+    states = [state]
+    for i, action in enumerate(record.actions):
+        try:
+            state = apply(state, action)
+        except IllegalActionError as exc:
+            line = record.lines[i] if record.lines is not None and i < len(record.lines) else None
+            raise RecordError(f"{_where(record, i)}: {exc}", action=action, seat=exc.seat,
+                              line=line, index=i) from None
+        states.append(state)
+    stated = record.header("Result")
+    if stated is not None:
+        last_line = record.lines[-1] if record.lines else None
+        if state.phase is not Phase.OVER:
+            turn = current_player(state)
+            who = "chance" if turn is CHANCE else f"seat {turn}"
+            raise RecordError(
+                f"the record ends after {len(record.actions)} actions"
+                f"{f' (line {last_line})' if last_line else ''} before the game is over:"
+                f" {who} must act", line=last_line, index=len(record.actions))
+        scores = " ".join(map(str, state.in_bag))
+        if stated.split() != scores.split():
+            raise RecordError(f"the stated result {stated!r} differs from the replay's {scores!r}",
+                              line=last_line, index=len(record.actions))
+    return states
+
+
+# -- text form -------------------------------------------------------------------------------
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _unquote(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def format_record(record: GameRecord, *, edition_ref: str | None = None,
+                  annotate: bool = True) -> str:
+    """Return the record as text (see the module docstring).
+
+    A custom edition is embedded as JSON, unless ``edition_ref`` names the file it will be
+    read from. ``annotate`` adds comments naming the round at its start and the seat of each
+    player decision (they are ignored when the text is read back).
+    """
+    cfg = record.config
+    if cfg.edition == Edition.default():
+        edition = "default"
+    elif edition_ref is not None:
+        edition = edition_ref
+    else:
+        edition = json.dumps(cfg.edition.to_dict(), separators=(",", ":"))
+    lines = [
+        f"[Players {_quote(str(cfg.players))}]",
+        f"[Variant {_quote(cfg.variant.value)}]",
+        f"[FirstLeader {_quote('chance' if cfg.first_leader is None else str(cfg.first_leader))}]",
+        f"[Edition {_quote(edition)}]",
+    ]
+    lines += [f"[{k} {_quote(v)}]" for k, v in record.headers]
+    lines.append("")
+    state: State | None = new_game(cfg) if annotate else None
+    shown_round = 0
+    for action in record.actions:
+        text = str(action)
+        if state is not None:
+            if state.round != shown_round:
+                lines.append(f"# round {state.round}")
+                shown_round = state.round
+            if not action.is_chance:
+                text = f"{text:<12}# seat {state.actor}"
+            try:
+                state = apply(state, action)
+            except IllegalActionError:
+                state = None  # an illegal record is written as it is, without annotations
+        lines.append(text)
+    return "\n".join(lines) + "\n"
+
+
+def parse_record(text: str, *, base_dir: str | Path | None = None) -> GameRecord:
+    """Return the record written in ``text``; an ``Edition`` path is read relative to
+    ``base_dir`` (default: the current directory).
+
+    Raise :class:`~shock_rules.InvalidNotationError` naming the line of a malformed header
+    or action, or a missing config header. The actions are not replayed here: call
+    :func:`replay`.
+    """
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"a record must be text, not {type(text).__name__}")
+    config_values: dict[str, tuple[str, int]] = {}
+    free: list[tuple[str, str]] = []
+    actions: list[Action] = []
+    lines: list[int] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            if actions:
+                raise InvalidNotationError(f"line {number}: a header after the actions")
+            m = _HEADER_RE.match(line)
+            if m is None:
+                raise InvalidNotationError(
+                    f"line {number}: malformed header {line!r}: expected [Name \"value\"]")
+            key, value = m.group(1), _unquote(m.group(2))
+            if key in config_values or any(k == key for k, _ in free):
+                raise InvalidNotationError(f"line {number}: header {key!r} is given twice")
+            if key in CONFIG_HEADERS:
+                config_values[key] = (value, number)
+            else:
+                free.append((key, value))
+            continue
+        try:
+            actions.append(parse_action(line))
+        except InvalidNotationError as exc:
+            raise InvalidNotationError(f"line {number}: {exc}") from None
+        lines.append(number)
+    config = _config_from_headers(config_values, base_dir)
+    return GameRecord(config, tuple(actions), tuple(free), tuple(lines))
+
+
+def _config_from_headers(values: dict[str, tuple[str, int]],
+                         base_dir: str | Path | None) -> GameConfig:
+    for key in ("Players", "Variant"):
+        if key not in values:
+            raise InvalidNotationError(f"the record has no [{key} \"...\"] header")
+
+    def bad(key: str, message: str) -> InvalidNotationError:
+        return InvalidNotationError(f"line {values[key][1]}: [{key}]: {message}")
+
+    players_text = values["Players"][0]
+    if players_text not in ("3", "4", "5"):
+        raise bad("Players", f"expected 3, 4 or 5, not {players_text!r}")
+    players = int(players_text)
+    try:
+        variant = Variant.parse(values["Variant"][0])
+    except ShockError as exc:
+        raise bad("Variant", str(exc)) from None
+    first: int | None = None
+    if "FirstLeader" in values and values["FirstLeader"][0] != "chance":
+        text = values["FirstLeader"][0]
+        if text not in [str(i) for i in range(players)]:
+            raise bad("FirstLeader", f"expected a seat 0-{players - 1} or 'chance', not {text!r}")
+        first = int(text)
+    edition = Edition.default()
+    ref = values.get("Edition", ("default", 0))[0]
+    if ref.startswith("{"):
+        try:
+            edition = edition_from_data(json.loads(ref), "edition")
+        except (ValueError, RecursionError) as exc:
+            raise bad("Edition", f"the embedded edition is invalid: {exc}") from None
+    elif ref != "default":
+        path = Path(base_dir or ".") / ref
+        try:
+            edition = Edition.load(path)
+        except ShockError as exc:
+            raise bad("Edition", str(exc)) from None
+    return GameConfig(players=players, variant=variant, edition=edition, first_leader=first)
+
+
+# -- JSON form -------------------------------------------------------------------------------
+
+
+def record_to_dict(record: GameRecord) -> dict[str, object]:
+    """Return the fields of a record's JSON document (without schema tags; internal)."""
+    return {"config": config_to_dict(record.config), "headers": dict(record.headers),
+            "actions": [str(a) for a in record.actions]}
+
+
+def record_from_json(text: str | bytes | Mapping[str, object]) -> GameRecord:
+    """Return the record of a ``"record"`` JSON document; raise
+    :class:`~shock_rules.InvalidStateError` if it is malformed (the actions are not replayed)."""
+    def load() -> GameRecord:
+        doc = read_header(load_doc(text), "record", ("config", "headers", "actions"))
+        config = config_from_data(doc["config"], "record.config")
+        heads = doc["headers"]
+        if not isinstance(heads, dict):
+            raise fail("record.headers", "expected an object of header names and texts")
+        actions = []
+        for i, item in enumerate(read_list(doc["actions"], "record.actions")):
+            where = f"record.actions[{i}]"
+            try:
+                actions.append(parse_action(read_str(item, where)))
+            except InvalidNotationError as exc:
+                raise fail(where, str(exc)) from None
+        try:
+            headers = _headers((k, read_str(v, f"record.headers.{k}")) for k, v in heads.items())
+        except ValueError as exc:
+            if isinstance(exc, InvalidStateError):
+                raise
+            raise fail("record.headers", str(exc)) from None
+        return GameRecord(config, tuple(actions), headers)
+    return guarded(load)
