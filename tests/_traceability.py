@@ -1,0 +1,253 @@
+"""Traceability between the rules specification and the tests (shared by the tests and docs).
+
+The specification in ``docs/rules/*.md`` defines each clause by a MyST label followed by a
+heading that starts with the clause ID::
+
+    (TRICK-4)=
+    ### TRICK-4 — Who wins a trick
+
+Tests cite clauses with ``@pytest.mark.rule("TRICK-4")`` on a test function or class, or with a
+``pytestmark`` assignment in a module or class body. Both sides are read statically (regular
+expressions for the Markdown, :mod:`ast` for the tests), so nothing is imported or run.
+
+This module is imported by ``tests/test_traceability.py`` and by the Sphinx extension
+``docs/_ext/traceability.py``, which renders the clause-to-test table of the docs.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+__all__ = [
+    "Citation",
+    "Clause",
+    "Report",
+    "citations_from_source",
+    "clauses_from_markdown",
+    "read_citations",
+    "read_clauses",
+    "report",
+]
+
+CLAUSE_ID: Final = r"[A-Z][A-Z0-9]*-[1-9][0-9]*"
+_LABEL_RE: Final = re.compile(rf"^\(({CLAUSE_ID})\)=\s*$")
+_HEADING_RE: Final = re.compile(rf"^#{{1,6}}\s+({CLAUSE_ID})\s+[-–—]\s+(\S.*?)\s*$")
+# A line that looks like a clause heading or label, to catch malformed ones.
+_LOOSE_RE: Final = re.compile(rf"^(?:#{{1,6}}\s+|\()({CLAUSE_ID})\b")
+_FENCE_RE: Final = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A clause of the specification: its ID, its title and where it is defined."""
+
+    id: str
+    title: str
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A rule marker in the tests: the clause ID it names and the test that carries it.
+
+    ``test`` is written like a pytest node ID without parameters: ``path::Class::function``
+    for a function or method, ``path::Class`` for a class marker and ``path`` for a module's
+    ``pytestmark``.
+    """
+
+    clause: str
+    test: str
+    line: int
+
+
+def clauses_from_markdown(text: str, path: str) -> tuple[list[Clause], list[str]]:
+    """Return the clauses a Markdown page defines and the problems found in their form.
+
+    A clause heading must come right after its label (blank lines aside) and name the same ID;
+    a label must be followed by its heading. Text inside fenced code blocks is ignored.
+    """
+    clauses: list[Clause] = []
+    problems: list[str] = []
+    label: tuple[str, int] | None = None
+    fence: str | None = None
+
+    def unfollowed(cid: str, line: int) -> str:
+        return f"{path}:{line}: label ({cid})= is not followed by its heading"
+
+    for number, line in enumerate(text.splitlines(), 1):
+        fence_match = _FENCE_RE.match(line)
+        if fence is not None:
+            if fence_match and fence_match.group(1)[0] == fence[0] \
+                    and len(fence_match.group(1)) >= len(fence):
+                fence = None
+            continue
+        if fence_match:
+            fence = fence_match.group(1)
+            continue
+        if not line.strip():
+            continue
+        label_match = _LABEL_RE.match(line)
+        heading_match = _HEADING_RE.match(line)
+        if label is not None and not heading_match:
+            problems.append(unfollowed(*label))
+            label = None
+        if label_match:
+            label = (label_match.group(1), number)
+        elif heading_match:
+            cid, title = heading_match.group(1), heading_match.group(2)
+            where = f"{path}:{number}: heading of {cid}"
+            if label is None:
+                problems.append(f"{where} has no ({cid})= label above it")
+            elif label[0] != cid:
+                problems.append(f"{where} follows the label of {label[0]}")
+            clauses.append(Clause(cid, title, path, number))
+            label = None
+        elif _LOOSE_RE.match(line):
+            problems.append(f"{path}:{number}: malformed clause heading or label: {line.strip()!r}")
+    if label is not None:
+        problems.append(unfollowed(*label))
+    return clauses, problems
+
+
+def read_clauses(rules_dir: Path) -> tuple[list[Clause], list[str]]:
+    """Return the clauses of every ``*.md`` page of ``rules_dir`` (in file order) and the
+    problems found, duplicate IDs included."""
+    clauses: list[Clause] = []
+    problems: list[str] = []
+    for page in sorted(rules_dir.glob("*.md")):
+        found, bad = clauses_from_markdown(page.read_text(encoding="utf-8"), page.name)
+        clauses += found
+        problems += bad
+    seen: dict[str, Clause] = {}
+    for c in clauses:
+        if c.id in seen:
+            first = seen[c.id]
+            problems.append(
+                f"{c.path}:{c.line}: {c.id} is defined twice (first in {first.path}:{first.line})"
+            )
+        else:
+            seen[c.id] = c
+    return clauses, problems
+
+
+def _is_rule_marker(func: ast.expr) -> bool:
+    # pytest.mark.rule(...) or mark.rule(...) (after ``from pytest import mark``)
+    if not isinstance(func, ast.Attribute) or func.attr != "rule":
+        return False
+    owner = func.value
+    return (isinstance(owner, ast.Attribute) and owner.attr == "mark") or (
+        isinstance(owner, ast.Name) and owner.id == "mark"
+    )
+
+
+def _marker_ids(expr: ast.expr, test: str, problems: list[str]) -> Iterator[tuple[str, int]]:
+    """Yield the clause IDs of every rule marker inside ``expr`` (a decorator, a
+    ``pytestmark`` value, a ``pytest.param(..., marks=...)``)."""
+    for node in ast.walk(expr):
+        if not isinstance(node, ast.Call) or not _is_rule_marker(node.func):
+            continue
+        args = [*node.args, *(k.value for k in node.keywords if k.arg == "clause")]
+        if not args:
+            problems.append(f"{test} (line {node.lineno}): a rule marker names no clause")
+        for arg in args:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                yield arg.value, node.lineno
+            else:
+                problems.append(
+                    f"{test} (line {node.lineno}): a rule marker's clause must be a string "
+                    "literal, so that it can be read without running the tests"
+                )
+
+
+def _pytestmark_values(body: Iterable[ast.stmt]) -> Iterator[ast.expr]:
+    for stmt in body:
+        if isinstance(stmt, ast.Assign):
+            if any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in stmt.targets):
+                yield stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            if isinstance(stmt.target, ast.Name) and stmt.target.id == "pytestmark":
+                yield stmt.value
+
+
+def _scan(
+    body: Iterable[ast.stmt], prefix: str, out: list[Citation], problems: list[str]
+) -> None:
+    for stmt in body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            name = f"{prefix}::{stmt.name}"
+            for decorator in stmt.decorator_list:
+                out += (Citation(cid, name, n) for cid, n in _marker_ids(decorator, name, problems))
+            if isinstance(stmt, ast.ClassDef):
+                for value in _pytestmark_values(stmt.body):
+                    out += (Citation(cid, name, n) for cid, n in _marker_ids(value, name, problems))
+                _scan(stmt.body, name, out, problems)
+
+
+def citations_from_source(source: str, path: str) -> tuple[list[Citation], list[str]]:
+    """Return the rule markers of a test module's source and the problems found
+    (a marker without a clause, or whose clause is not a string literal)."""
+    tree = ast.parse(source, filename=path)
+    out: list[Citation] = []
+    problems: list[str] = []
+    for value in _pytestmark_values(tree.body):
+        out += (Citation(cid, path, n) for cid, n in _marker_ids(value, path, problems))
+    _scan(tree.body, path, out, problems)
+    return out, problems
+
+
+def read_citations(tests_dir: Path, root: Path) -> tuple[list[Citation], list[str]]:
+    """Return the rule markers of every ``*.py`` file under ``tests_dir``, test names relative
+    to ``root`` (with ``/`` separators), and the problems found."""
+    out: list[Citation] = []
+    problems: list[str] = []
+    for file in sorted(tests_dir.rglob("*.py")):
+        rel = file.relative_to(root).as_posix()
+        found, bad = citations_from_source(file.read_text(encoding="utf-8"), rel)
+        out += found
+        problems += bad
+    return out, problems
+
+
+@dataclass(frozen=True)
+class Report:
+    """The traceability of a specification to its tests."""
+
+    #: The clauses, in the order of the pages.
+    clauses: tuple[Clause, ...]
+    #: For each clause ID, the tests citing it (sorted, without repeats).
+    tests: dict[str, tuple[str, ...]]
+    #: Citations of IDs that no clause defines.
+    unknown: tuple[Citation, ...]
+    #: Problems of form in the pages or the markers.
+    problems: tuple[str, ...]
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The IDs of the clauses no test cites, in page order."""
+        return tuple(c.id for c in self.clauses if not self.tests[c.id])
+
+
+def report(rules_dir: Path, tests_dir: Path, root: Path) -> Report:
+    """Return the traceability report of the clauses in ``rules_dir`` and the tests in
+    ``tests_dir``."""
+    clauses, clause_problems = read_clauses(rules_dir)
+    citations, citation_problems = read_citations(tests_dir, root)
+    tests: dict[str, set[str]] = {c.id: set() for c in clauses}
+    unknown: list[Citation] = []
+    for cit in citations:
+        if cit.clause in tests:
+            tests[cit.clause].add(cit.test)
+        else:
+            unknown.append(cit)
+    return Report(
+        clauses=tuple(clauses),
+        tests={cid: tuple(sorted(names)) for cid, names in tests.items()},
+        unknown=tuple(unknown),
+        problems=tuple(clause_problems + citation_problems),
+    )

@@ -1,0 +1,144 @@
+"""Every clause of the rules specification is cited by a test, and every citation is a clause.
+
+The clauses are read from ``docs/rules/*.md`` and the ``@pytest.mark.rule`` markers from
+``tests/**/*.py`` by ``tests/_traceability.py``, the parser the docs' traceability table uses.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from _traceability import Citation, citations_from_source, clauses_from_markdown, report
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "docs" / "rules"
+TESTS = ROOT / "tests"
+
+# The clause IDs of the project's specification (issue 3). The docs may add clauses; none of
+# these may disappear.
+SPEC_IDS = (
+    [f"SETUP-{i}" for i in range(1, 8)] + [f"DEAL-{i}" for i in range(1, 5)]
+    + [f"TRICK-{i}" for i in range(1, 10)] + [f"WITHDRAW-{i}" for i in range(1, 6)]
+    + [f"POISON-{i}" for i in range(1, 4)] + [f"POTION-{i}" for i in range(1, 6)]
+    + [f"SHOCK-{i}" for i in range(1, 4)] + [f"CHEST-{i}" for i in range(1, 6)]
+    + ["LEAD-1", "LEAD-2"] + [f"ROUND-{i}" for i in range(1, 7)] + ["VAR-1", "VAR-2"]
+    + ["GAME-1", "GAME-2", "GEM-1", "GEM-2", "INFO-1", "INFO-2"]
+)
+
+
+def test_the_specification_defines_every_clause_once_in_the_expected_form() -> None:
+    rep = report(RULES, TESTS, ROOT)
+    assert not rep.problems, "\n".join(rep.problems)
+    ids = [c.id for c in rep.clauses]
+    absent = sorted(set(SPEC_IDS) - set(ids))
+    assert not absent, f"clauses missing from docs/rules: {absent}"
+
+
+def test_every_citation_names_an_existing_clause() -> None:
+    rep = report(RULES, TESTS, ROOT)
+    bad = [f"{c.test} (line {c.line}) cites unknown clause {c.clause!r}" for c in rep.unknown]
+    assert not bad, "tests cite clauses that do not exist:\n" + "\n".join(bad)
+
+
+def test_every_clause_is_cited_by_a_test() -> None:
+    missing = report(RULES, TESTS, ROOT).missing
+    assert not missing, f"{len(missing)} clause(s) have no test citing them: " + ", ".join(missing)
+
+
+# -- the parser itself ------------------------------------------------------------------------
+
+
+def test_clause_headings_need_their_label() -> None:
+    page = textwrap.dedent("""\
+        # Page
+
+        (TRICK-4)=
+        ### TRICK-4 — Who wins a trick
+
+        ### TRICK-5 - Gem icons
+
+        (TRICK-6)=
+        ### TRICK-7 — Mismatch
+
+        (TRICK-8)=
+        Some text.
+
+        ```
+        ### TRICK-9 — inside a code fence: not a clause
+        ```
+        ## TRICK-10: malformed
+        """)
+    clauses, problems = clauses_from_markdown(page, "p.md")
+    assert [(c.id, c.title, c.line) for c in clauses] == [
+        ("TRICK-4", "Who wins a trick", 4), ("TRICK-5", "Gem icons", 6),
+        ("TRICK-7", "Mismatch", 9),
+    ]
+    assert problems == [
+        "p.md:6: heading of TRICK-5 has no (TRICK-5)= label above it",
+        "p.md:9: heading of TRICK-7 follows the label of TRICK-6",
+        "p.md:11: label (TRICK-8)= is not followed by its heading",
+        "p.md:17: malformed clause heading or label: '## TRICK-10: malformed'",
+    ]
+
+
+def test_rule_markers_are_found_in_every_form() -> None:
+    source = textwrap.dedent("""\
+        import pytest
+        from pytest import mark
+
+        pytestmark = [pytest.mark.rule("GAME-1"), pytest.mark.slow]
+
+        @pytest.mark.rule("TRICK-4")
+        @pytest.mark.rule("TRICK-5", "TRICK-6")
+        def test_a():
+            pass
+
+        @mark.rule(clause="SHOCK-1")
+        class TestB:
+            pytestmark = pytest.mark.rule("SHOCK-2")
+
+            @pytest.mark.parametrize("x", [pytest.param(1, marks=pytest.mark.rule("SHOCK-3"))])
+            def test_c(self, x):
+                pass
+
+        def test_unmarked():
+            pytest.mark.rule("NOT-1")  # a call in a body is not a marker of the test
+        """)
+    found, problems = citations_from_source(source, "tests/t.py")
+    assert problems == []
+    assert sorted((c.clause, c.test) for c in found) == [
+        ("GAME-1", "tests/t.py"),
+        ("SHOCK-1", "tests/t.py::TestB"),
+        ("SHOCK-2", "tests/t.py::TestB"),
+        ("SHOCK-3", "tests/t.py::TestB::test_c"),
+        ("TRICK-4", "tests/t.py::test_a"),
+        ("TRICK-5", "tests/t.py::test_a"),
+        ("TRICK-6", "tests/t.py::test_a"),
+    ]
+
+
+def test_rule_markers_must_name_literal_clauses() -> None:
+    source = "import pytest\nID = 'X-1'\n@pytest.mark.rule(ID)\ndef test_x(): pass\n"
+    found, problems = citations_from_source(source, "t.py")
+    assert found == []
+    assert problems == [
+        "t.py::test_x (line 3): a rule marker's clause must be a string literal, "
+        "so that it can be read without running the tests"
+    ]
+
+
+def test_report_separates_covered_missing_and_unknown(tmp_path: Path) -> None:
+    rules = tmp_path / "docs" / "rules"
+    tests = tmp_path / "tests"
+    rules.mkdir(parents=True)
+    tests.mkdir()
+    (rules / "a.md").write_text("(A-1)=\n## A-1 — One\n\n(A-2)=\n## A-2 — Two\n")
+    (tests / "test_a.py").write_text(
+        "import pytest\n@pytest.mark.rule('A-1')\ndef test_one(): pass\n"
+        "@pytest.mark.rule('A-3')\ndef test_three(): pass\n"
+    )
+    rep = report(rules, tests, tmp_path)
+    assert rep.tests == {"A-1": ("tests/test_a.py::test_one",), "A-2": ()}
+    assert rep.missing == ("A-2",)
+    assert rep.unknown == (Citation("A-3", "tests/test_a.py::test_three", 4),)
