@@ -29,6 +29,7 @@ __all__ = [
     "Report",
     "citations_from_source",
     "clauses_from_markdown",
+    "page_order",
     "read_citations",
     "read_clauses",
     "report",
@@ -115,12 +116,29 @@ def clauses_from_markdown(text: str, path: str) -> tuple[list[Clause], list[str]
     return clauses, problems
 
 
+def page_order(rules_dir: Path) -> list[Path]:
+    """Return the ``*.md`` pages of ``rules_dir`` in reading order: first those listed in the
+    ``toctree`` of its ``index.md``, in that order, then the others by name."""
+    pages = sorted(rules_dir.glob("*.md"))
+    index = rules_dir / "index.md"
+    listed: list[Path] = []
+    if index.exists():
+        tree = re.search(r"^`{3,}\{toctree\}\n(.*?)^`{3,}", index.read_text(encoding="utf-8"),
+                         re.MULTILINE | re.DOTALL)
+        for entry in tree.group(1).splitlines() if tree else []:
+            entry = entry.strip()
+            page = rules_dir / f"{entry.removesuffix('.md')}.md"
+            if entry and not entry.startswith(":") and page in pages and page not in listed:
+                listed.append(page)
+    return listed + [p for p in pages if p not in listed]
+
+
 def read_clauses(rules_dir: Path) -> tuple[list[Clause], list[str]]:
-    """Return the clauses of every ``*.md`` page of ``rules_dir`` (in file order) and the
-    problems found, duplicate IDs included."""
+    """Return the clauses of every ``*.md`` page of ``rules_dir`` (in reading order, see
+    :func:`page_order`) and the problems found, duplicate IDs included."""
     clauses: list[Clause] = []
     problems: list[str] = []
-    for page in sorted(rules_dir.glob("*.md")):
+    for page in page_order(rules_dir):
         found, bad = clauses_from_markdown(page.read_text(encoding="utf-8"), page.name)
         clauses += found
         problems += bad

@@ -9,7 +9,13 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from _traceability import Citation, citations_from_source, clauses_from_markdown, report
+from _traceability import (
+    Citation,
+    citations_from_source,
+    clauses_from_markdown,
+    page_order,
+    report,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules"
@@ -142,3 +148,11 @@ def test_report_separates_covered_missing_and_unknown(tmp_path: Path) -> None:
     assert rep.tests == {"A-1": ("tests/test_a.py::test_one",), "A-2": ()}
     assert rep.missing == ("A-2",)
     assert rep.unknown == (Citation("A-3", "tests/test_a.py::test_three", 4),)
+
+
+def test_pages_are_read_in_the_order_of_the_toctree(tmp_path: Path) -> None:
+    for name in ("a", "b", "c", "index"):
+        (tmp_path / f"{name}.md").write_text("")
+    toctree = "```{toctree}\n:maxdepth: 2\n\nc\nmissing\na.md\n```\n"
+    (tmp_path / "index.md").write_text("# Rules\n\n" + toctree)
+    assert [p.name for p in page_order(tmp_path)] == ["c.md", "a.md", "b.md", "index.md"]
