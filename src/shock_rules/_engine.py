@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from itertools import repeat
 from typing import Final
 
 from ._actions import (
@@ -24,7 +25,7 @@ from ._actions import (
     Action,
     ActionKind,
 )
-from ._cards import RANKS, Suit
+from ._cards import CARDS, RANKS, Card, Suit
 from ._chest import choose, reveal
 from ._config import GameConfig, tables_for
 from ._errors import IllegalActionError
@@ -39,7 +40,7 @@ from ._events import (
 )
 from ._poison import cover
 from ._round import deal_target
-from ._state import CHANCE, ChanceMarker, Phase, Play, State, Status
+from ._state import CHANCE, ChanceMarker, Phase, Play, State, Status, fields_of, from_fields
 from ._trick import abandon_trick, lead_suit_of, resolve_trick
 from ._work import Work
 
@@ -63,38 +64,97 @@ _IS_CHANCE: Final = tuple(
     p in (Phase.DEAL, Phase.TRUMP, Phase.LEADER, Phase.CHEST) for p in Phase
 )
 _IN: Final = Status.IN
+_WITHDRAWN: Final = Status.WITHDRAWN
+# Enum members bound once: attribute access on an Enum class costs ~80 ns in Python 3.11.
+_DEAL_P, _TRUMP_P, _LEADER_P, _PLAY_P = Phase.DEAL, Phase.TRUMP, Phase.LEADER, Phase.PLAY
+_COVER_P, _CHEST_P, _CHOICE_P, _OVER_P = Phase.COVER, Phase.CHEST, Phase.CHEST_CHOICE, Phase.OVER
+_K_PLAY, _K_WITHDRAW, _K_DOWN = ActionKind.PLAY, ActionKind.WITHDRAW, ActionKind.DOWN
+_K_REVEAL = ActionKind.REVEAL
+# Plays and events are immutable values: the frequent ones are made once and reused.
+_PLAYED: dict[tuple[int, int, bool, int], tuple[Play, CardPlayed]] = {}
+
+
+def _played(seat: int, card: Card, face_up: bool, gems: int) -> tuple[Play, CardPlayed]:
+    key = (seat, card.index, face_up, gems)
+    found = _PLAYED.get(key)
+    if found is None:
+        found = _PLAYED[key] = (Play(seat, card, face_up, gems),
+                                CardPlayed(seat, card, face_up, gems))
+    return found
+
+
+
+_DEALT: Final = tuple(tuple((CardDealt(seat, c),) for c in CARDS) for seat in range(5))
 
 # -- building tuples of actions from bitmasks ------------------------------------------------
 # A hand is a 44-bit mask; its actions are the concatenation of four per-suit tuples, each
-# built once per (kind, suit, 11-bit chunk) and then reused.
-_CHUNKS: dict[int, list[list[tuple[Action, ...] | None]]] = {}
+# built once per (kind, suit, 11-bit chunk) and then reused. ``_CHUNKS[kind][suit][chunk]``.
+_CHUNKS: Final[dict[int, list[list[tuple[Action, ...] | None]]]] = {}
+
+
+def _chunk_cache(table: tuple[Action, ...]) -> list[list[tuple[Action, ...] | None]]:
+    return _CHUNKS.setdefault(id(table), [[None] * 2048 for _ in range(4)])
+
+
+def _fill(table: tuple[Action, ...], suit: int, chunk: int) -> tuple[Action, ...]:
+    acts = tuple(table[RANKS * suit + r] for r in range(RANKS) if chunk >> r & 1)
+    _CHUNKS[id(table)][suit][chunk] = acts
+    return acts
 
 
 def _actions_of(table: tuple[Action, ...], mask: int) -> tuple[Action, ...]:
-    cache = _CHUNKS.get(id(table))
-    if cache is None:
-        cache = _CHUNKS[id(table)] = [[None] * 2048 for _ in range(4)]
+    c = _CHUNKS.get(id(table)) or _chunk_cache(table)
     out: tuple[Action, ...] = ()
-    for s in range(4):
-        chunk = (mask >> (RANKS * s)) & 0x7FF
+    for suit in range(4):
+        chunk = mask & 0x7FF
         if chunk:
-            acts = cache[s][chunk]
-            if acts is None:
-                acts = cache[s][chunk] = tuple(
-                    table[RANKS * s + r] for r in range(RANKS) if chunk >> r & 1
-                )
-            out += acts
+            acts = c[suit][chunk]
+            out += acts if acts is not None else _fill(table, suit, chunk)
+        mask >>= RANKS
+        if not mask:
+            break
     return out
 
 
-_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+class Probability(Fraction):
+    """An exact probability: a :class:`fractions.Fraction` whose ``float()`` is precomputed.
+
+    Callers that sample with float weights convert every outcome's probability; the stock
+    conversion goes through ``numbers.Rational`` properties and is the costliest step of a
+    random playout, so each probability keeps its float.
+    """
+
+    __slots__ = ("_float",)
+    _float: float
+
+    def __new__(cls, numerator: int, denominator: int) -> Probability:
+        self = super().__new__(cls, numerator, denominator)
+        self._float = numerator / denominator
+        return self
+
+    def __float__(self) -> float:
+        return self._float
+
+    def __reduce__(self) -> tuple[type[Probability], tuple[int, int]]:
+        return (type(self), (self.numerator, self.denominator))
 
 
-def _fraction(num: int, den: int) -> Fraction:
+_FRACTIONS: dict[tuple[int, int], Probability] = {}
+
+
+def _fraction(num: int, den: int) -> Probability:
     f = _FRACTIONS.get((num, den))
     if f is None:
-        f = _FRACTIONS[(num, den)] = Fraction(num, den)
+        f = _FRACTIONS[(num, den)] = Probability(num, den)
     return f
+
+
+_ONE_IN: Final = (Probability(1, 1), *(Probability(1, k) for k in range(1, 45)))
+
+
+def _uniform_outcomes(table: tuple[Action, ...], mask: int) -> tuple[tuple[Action, Fraction], ...]:
+    acts = _actions_of(table, mask)
+    return tuple(zip(acts, repeat(_ONE_IN[len(acts)])))
 
 
 # -- the game -----------------------------------------------------------------------------------
@@ -132,7 +192,7 @@ def current_player(state: State) -> int | ChanceMarker | None:
     phase = state.phase
     if _IS_CHANCE[phase]:
         return CHANCE
-    if phase is Phase.OVER:
+    if phase is _OVER_P:
         return None
     return state.actor
 
@@ -144,7 +204,7 @@ def is_chance(state: State) -> bool:
 
 def is_terminal(state: State) -> bool:
     """Return whether the game is over (after round 5, K28)."""
-    return state.phase is Phase.OVER
+    return state.phase is _OVER_P
 
 
 def scores(state: State) -> tuple[int, ...]:
@@ -165,7 +225,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     """Return the legal actions, in a deterministic order; at a chance decision, its outcomes;
     at the end of the game, nothing."""
     phase = state.phase
-    if phase is Phase.PLAY:
+    if phase is _PLAY_P:
         seat = state.actor
         hand = state.hand_masks[seat]
         if state.status[seat] is _IN:
@@ -175,22 +235,22 @@ def legal_actions(state: State) -> tuple[Action, ...]:
                 plays = hand & _SUIT_MASKS[lead]  # K9: must follow suit
             return _actions_of(PLAY, plays) + _actions_of(WITHDRAW, hand)
         return _actions_of(DOWN, hand)
-    if phase is Phase.DEAL:
+    if phase is _DEAL_P:
         return _actions_of(DEAL, state.pool_mask)
-    if phase is Phase.CHEST:
+    if phase is _CHEST_P:
         return tuple(
             Action.chest(c)
             for c, n in zip(state.tables.chest_cards, state.chest_deck, strict=True)
             if n
         )
-    if phase is Phase.CHEST_CHOICE:
+    if phase is _CHOICE_P:
         return (REVEAL, STOP)
-    if phase is Phase.COVER:
+    if phase is _COVER_P:
         seat = state.actor
         return _actions_of(COVER, state.poison_masks[seat] & ~state.covered_masks[seat])
-    if phase is Phase.TRUMP:
+    if phase is _TRUMP_P:
         return _actions_of(TRUMP, state.pool_mask)
-    if phase is Phase.LEADER:
+    if phase is _LEADER_P:
         return LEADER[: state.config.players]
     return ()
 
@@ -203,11 +263,11 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     weighted by how many identical cards remain; the first leader is uniform over the seats.
     """
     phase = state.phase
-    if phase is Phase.DEAL or phase is Phase.TRUMP:
-        acts = _actions_of(DEAL if phase is Phase.DEAL else TRUMP, state.pool_mask)
-        p = _fraction(1, len(acts))
-        return tuple([(a, p) for a in acts])
-    if phase is Phase.CHEST:
+    if phase is _DEAL_P:
+        return _uniform_outcomes(DEAL, state.pool_mask)
+    if phase is _TRUMP_P:
+        return _uniform_outcomes(TRUMP, state.pool_mask)
+    if phase is _CHEST_P:
         total = sum(state.chest_deck)
         return tuple(
             (Action.chest(c), _fraction(n, total))
@@ -243,16 +303,18 @@ def _expected(state: State) -> str:
     }[phase]
 
 
-_PHASE_KINDS: Final = {
-    Phase.DEAL: (ActionKind.DEAL,),
-    Phase.TRUMP: (ActionKind.TRUMP,),
-    Phase.LEADER: (ActionKind.LEADER,),
-    Phase.PLAY: (ActionKind.PLAY, ActionKind.WITHDRAW, ActionKind.DOWN),
-    Phase.COVER: (ActionKind.COVER,),
-    Phase.CHEST: (ActionKind.CHEST,),
-    Phase.CHEST_CHOICE: (ActionKind.REVEAL, ActionKind.STOP),
-    Phase.OVER: (),
-}
+# The action kinds each phase accepts, indexed by phase.
+_PHASE_KINDS: Final = (
+    (ActionKind.DEAL,),
+    (ActionKind.TRUMP,),
+    (ActionKind.LEADER,),
+    (ActionKind.PLAY, ActionKind.WITHDRAW, ActionKind.DOWN),
+    (ActionKind.COVER,),
+    (ActionKind.CHEST,),
+    (ActionKind.REVEAL, ActionKind.STOP),
+    (),
+)
+assert len(_PHASE_KINDS) == len(Phase)
 
 
 def apply(state: State, action: Action, seat: int | None = None) -> State:
@@ -271,7 +333,6 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
     if type(action) is not Action:
         raise IllegalActionError(f"{action!r} is not an Action (parse text with parse_action)")
     phase = state.phase
-    actor = state.actor
     if seat is not None:
         turn = current_player(state)
         if turn is not seat and turn != seat:
@@ -281,22 +342,23 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
     kind = action.kind
     if kind not in _PHASE_KINDS[phase]:
         raise _illegal(action, None, _expected(state))
-    if phase is Phase.PLAY:
+    if phase is _PLAY_P:
         return _play(state, action)
-    if phase is Phase.DEAL:
+    if phase is _DEAL_P:
         return _deal(state, action)
-    if phase is Phase.CHEST:
+    if phase is _CHEST_P:
         kind_index = state.tables.chest_index.get(action.chest_card, -1)  # type: ignore[arg-type]
         if kind_index < 0 or not state.chest_deck[kind_index]:
             raise _illegal(action, None, f"no {action.chest_card} card is left in the chest deck")
         w = Work(state, [])
         reveal(w, kind_index)
         return w.freeze()
-    if phase is Phase.CHEST_CHOICE:
+    if phase is _CHOICE_P:
         w = Work(state, [])
-        choose(w, kind is ActionKind.REVEAL)
+        choose(w, kind is _K_REVEAL)
         return w.freeze()
-    if phase is Phase.COVER:
+    if phase is _COVER_P:
+        actor = state.actor
         bit = action.card.bit  # type: ignore[union-attr]
         if not state.poison_masks[actor] & bit:
             raise _illegal(action, actor, f"has no poison card {action.card} in front of it")
@@ -305,7 +367,7 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
         w = Work(state, [])
         cover(w, action.card.index)  # type: ignore[union-attr]
         return w.freeze()
-    if phase is Phase.TRUMP:
+    if phase is _TRUMP_P:
         return _trump(state, action)
     return _leader(state, action)
 
@@ -321,61 +383,63 @@ def _play(state: State, action: Action) -> State:
         raise _illegal(action, seat, f"does not hold {card}")
     t = state.tables
     kind = action.kind
-    trick = state.trick
+    f = fields_of(state)
     status = state.status
-    voids = state.void_suits
-    face_down = state.face_down_masks
-    on_bag = state.on_bag
-    in_bag = state.in_bag
-    events: list[Event] = []
     if status[seat] is _IN:
-        if kind is ActionKind.PLAY:
-            lead = lead_suit_of(trick)
+        if kind is _K_PLAY:
+            lead = lead_suit_of(state.trick)
             if lead >= 0 and card.suit != lead:
                 if hand & _SUIT_MASKS[lead]:
                     raise _illegal(action, seat, f"must follow {_SUIT_NAMES[lead]}")
                 # K9: not following shows the seat has no card of the lead suit (public).
-                voids = voids[:seat] + (voids[seat] | 1 << lead,) + voids[seat + 1:]
+                voids = state.void_suits
+                f["void_suits"] = voids[:seat] + (voids[seat] | 1 << lead,) + voids[seat + 1:]
             gems = t.icons[card.index]
             face_up = True
-        elif kind is ActionKind.WITHDRAW:
+            play, played = _played(seat, card, True, gems)
+            events: tuple[Event, ...] = (played,)
+        elif kind is _K_WITHDRAW:
             # K11: gems on the bag go into it; the seat leaves the round and plays face down.
+            on_bag = state.on_bag
             banked = on_bag[seat]
-            on_bag = on_bag[:seat] + (0,) + on_bag[seat + 1:]
-            in_bag = in_bag[:seat] + (in_bag[seat] + banked,) + in_bag[seat + 1:]
-            status = status[:seat] + (Status.WITHDRAWN,) + status[seat + 1:]
-            events.append(Withdrew(seat, banked))
+            if banked:
+                in_bag = state.in_bag
+                f["on_bag"] = on_bag[:seat] + (0,) + on_bag[seat + 1:]
+                f["in_bag"] = in_bag[:seat] + (in_bag[seat] + banked,) + in_bag[seat + 1:]
+            status = status[:seat] + (_WITHDRAWN,) + status[seat + 1:]
+            f["status"] = status
             gems = t.face_down_gems
             face_up = False
+            play, played = _played(seat, card, False, gems)
+            events = (Withdrew(seat, banked), played)
         else:
             raise _illegal(action, seat, "is in the round: play a card face up or withdraw")
     else:
-        if kind is not ActionKind.DOWN:
+        if kind is not _K_DOWN:
             raise _illegal(
                 action, seat,
                 f"is out of the round ({status[seat]}): play face down ('down {card}')",
             )
         gems = t.face_down_gems  # K12
         face_up = False
+        play, played = _played(seat, card, False, gems)
+        events = (played,)
     if not face_up:
-        face_down = face_down[:seat] + (face_down[seat] | bit,) + face_down[seat + 1:]
-    events.append(CardPlayed(seat, card, face_up, gems))
-    trick = (*trick, Play(seat, card, face_up, gems))
-    n = t.players
-    nxt = State(
-        state.config, t, Phase.PLAY, state.round, state.trick_number, state.leader,
-        (seat + 1) % n, trick, hands[:seat] + (hand ^ bit,) + hands[seat + 1:], state.pool_mask,
-        state.trump_index, state.discard_mask, face_down, status, on_bag, in_bag,
-        state.supply - gems, state.poison_masks, state.covered_masks, state.potion_masks, voids,
-        state.chest_deck, state.chest_discard, state.chest_centre, state.revealed,
-        state.last_winner, state.round_leader, tuple(events),
-    )
-    if kind is ActionKind.WITHDRAW and _IN not in status:
-        w = Work(nxt, events)
+        fd = state.face_down_masks
+        f["face_down_masks"] = fd[:seat] + (fd[seat] | bit,) + fd[seat + 1:]
+    trick = state.trick + (play,)
+    f["trick"] = trick
+    f["hand_masks"] = hands[:seat] + (hand ^ bit,) + hands[seat + 1:]
+    f["supply"] = state.supply - gems
+    f["actor"] = (seat + 1) % t.players
+    f["events"] = events
+    nxt = from_fields(f)
+    if kind is _K_WITHDRAW and _IN not in status:
+        w = Work(nxt, list(events))
         abandon_trick(w)  # K13
         return w.freeze()
-    if len(trick) == n:
-        w = Work(nxt, events)
+    if len(trick) == t.players:
+        w = Work(nxt, list(events))
         resolve_trick(w)
         return w.freeze()
     return nxt
@@ -384,21 +448,21 @@ def _play(state: State, action: Action) -> State:
 def _deal(state: State, action: Action) -> State:
     card = action.card
     assert card is not None
-    if not state.pool_mask & card.bit:
+    pool = state.pool_mask
+    if not pool & card.bit:
         raise _illegal(action, None, f"{card} is not in the dungeon deck")
     seat = state.actor
     hands = state.hand_masks
     hands = hands[:seat] + (hands[seat] | card.bit,) + hands[seat + 1:]
     target = deal_target(hands, state.tables.hand_size)
-    return State(
-        state.config, state.tables, Phase.DEAL if target >= 0 else Phase.TRUMP, state.round,
-        state.trick_number, state.leader, target, state.trick,
-        hands, state.pool_mask ^ card.bit, state.trump_index, state.discard_mask,
-        state.face_down_masks, state.status, state.on_bag, state.in_bag, state.supply,
-        state.poison_masks, state.covered_masks, state.potion_masks, state.void_suits,
-        state.chest_deck, state.chest_discard, state.chest_centre, state.revealed,
-        state.last_winner, state.round_leader, (CardDealt(seat, card),),
-    )
+    f = fields_of(state)
+    f["hand_masks"] = hands
+    f["pool_mask"] = pool ^ card.bit
+    f["actor"] = target
+    if target < 0:
+        f["phase"] = _TRUMP_P
+    f["events"] = _DEALT[seat][card.index]
+    return from_fields(f)
 
 
 def _trump(state: State, action: Action) -> State:

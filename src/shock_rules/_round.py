@@ -19,12 +19,9 @@ def deal_target(hands: tuple[int, ...] | list[int], hand_size: int) -> int:
     dealing round the table from seat 0 (DEAL-2); after an abandoned trick (K13) it tops up
     the hands that kept a card last.
     """
-    best, best_size = -1, hand_size
-    for seat, h in enumerate(hands):
-        n = h.bit_count()
-        if n < best_size:
-            best, best_size = seat, n
-    return best
+    sizes = [h.bit_count() for h in hands]
+    fewest = min(sizes)
+    return sizes.index(fewest) if fewest < hand_size else -1
 
 
 def finish_trick(w: Work) -> None:

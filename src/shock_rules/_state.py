@@ -92,7 +92,10 @@ def _eqfalse() -> object:
     return attrs.field(eq=False, repr=False)
 
 
-@attrs.frozen(repr=False)
+# The state is a frozen attrs class *without* __slots__: the engine's hot path derives the
+# next state by copying the previous one's attribute dict and replacing a few entries
+# (``derive``), which measured 0.3 us against 1.5 us for the frozen constructor (benchmarks/).
+@attrs.frozen(repr=False, slots=False)
 class State:
     """A complete game state: public facts and hidden cards alike.
 
@@ -272,3 +275,20 @@ class State:
     def trick_gems(self) -> int:
         """The gems on the cards of the current trick."""
         return sum(p.gems for p in self.trick)
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def from_fields(fields: dict[str, object]) -> State:
+    """Return the state whose attribute dict is ``fields`` (internal fast path; the dict must
+    hold exactly the fields of :class:`State`, and is owned by the new state)."""
+    s = _new(State)
+    _set(s, "__dict__", fields)
+    return s
+
+
+def fields_of(state: State) -> dict[str, object]:
+    """Return a fresh copy of a state's fields, to change and pass to :func:`from_fields`."""
+    return state.__dict__.copy()
