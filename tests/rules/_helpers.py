@@ -107,3 +107,28 @@ def edition_with(**changes: Any) -> sr.Edition:
         else:
             data[key] = value
     return sr.Edition.from_dict(data)
+
+
+# Chest cards revealed by seat 3 in the nine tricks of :func:`full_round_script`.
+FULL_ROUND_CHEST = ("G3/0",) * 4 + ("G4/0",) * 2 + ("G1/1",) * 3
+
+
+def full_round_script(leader: int) -> str:
+    """Return the script of a whole round on SUITS_4 with clubs as trump, led by seat 0 or 3.
+
+    In trick k every seat plays its card of rank k, so seat 3 wins every trick with a trump:
+    it takes 4 gems in each of tricks 1-4 (every card has a gem icon), stores 5C in trick 5,
+    takes 7H, 7S, 7D and 7C in trick 7 and covers 7H and 7S with its two potions. Its chest
+    cards are ``FULL_ROUND_CHEST`` and it stops after each. Totals, by hand: seat 3 gets
+    16 trick gems + 4x3 + 2x4 + 3x1 = 39; seats 0-2 get 1 from each G1/1, 3 each; the supply
+    gives 48 (280 -> 232).
+    """
+    steps = []
+    for k in range(1, 10):
+        # Seat 3 wins every trick, so it leads all but the first one.
+        order = "HSDC" if k == 1 and leader == 0 else "CHSD"
+        steps += [f"play {k}{s}" for s in order]
+        if k == 7:
+            steps += ["cover 7H", "cover 7S"]
+        steps += [f"chest {FULL_ROUND_CHEST[k - 1]}", "stop"]
+    return "; ".join(steps)
