@@ -209,10 +209,13 @@ def _scan(
 
 def citations_from_source(source: str, path: str) -> tuple[list[Citation], list[str]]:
     """Return the rule markers of a test module's source and the problems found
-    (a marker without a clause, or whose clause is not a string literal)."""
-    tree = ast.parse(source, filename=path)
+    (a marker without a clause, a clause that is not a string literal, a syntax error)."""
     out: list[Citation] = []
     problems: list[str] = []
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as exc:
+        return out, [f"{path} (line {exc.lineno}): cannot be parsed: {exc.msg}"]
     for value in _pytestmark_values(tree.body):
         out += (Citation(cid, path, n) for cid, n in _marker_ids(value, path, problems))
     _scan(tree.body, path, out, problems)

@@ -134,6 +134,12 @@ def test_rule_markers_must_name_literal_clauses() -> None:
     ]
 
 
+def test_a_test_module_that_does_not_parse_is_a_problem_not_a_crash() -> None:
+    found, problems = citations_from_source("def test_x(:\n", "t.py")
+    assert found == []
+    assert len(problems) == 1 and problems[0].startswith("t.py (line 1): cannot be parsed: ")
+
+
 def test_report_separates_covered_missing_and_unknown(tmp_path: Path) -> None:
     rules = tmp_path / "docs" / "rules"
     tests = tmp_path / "tests"
