@@ -1,0 +1,221 @@
+"""Determinization: a full state drawn from a view is a real-looking state that the viewer
+cannot tell from the true one, and every consistent placement of the hidden cards can occur.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shock_rules import (
+    ActionKind,
+    Card,
+    GameConfig,
+    PlayerView,
+    State,
+    Suit,
+    Variant,
+    apply,
+    apply_all,
+    deal_hands,
+    determinize,
+    is_chance,
+    is_terminal,
+    legal_actions,
+    new_game,
+    parse_cards,
+    sample_chance,
+    spectator_view,
+    view,
+)
+from shock_rules._invariants import check_state
+
+VARIANTS = tuple(Variant)
+
+
+def _step(s: State, rng: random.Random, withdraw_odds: int) -> State:
+    if is_chance(s):
+        return apply(s, sample_chance(s, rng))
+    acts = legal_actions(s)
+    stay = [a for a in acts if a.kind is not ActionKind.WITHDRAW]
+    if stay and rng.randrange(withdraw_odds):
+        return apply(s, rng.choice(stay))
+    return apply(s, rng.choice(acts))
+
+
+@st.composite
+def positions(draw: st.DrawFn, variant: Variant) -> State:
+    """A state reached by random play from a new game."""
+    players = draw(st.sampled_from([3, 4, 5]), label="players")
+    seed = draw(st.integers(0, 2**32 - 1), label="seed")
+    steps = draw(st.integers(0, 420), label="steps")
+    odds = draw(st.sampled_from([2, 8, 30]), label="withdraw odds")
+    rng = random.Random(seed)
+    s = new_game(GameConfig(players=players, variant=variant))
+    for _ in range(steps):
+        if is_terminal(s):
+            break
+        s = _step(s, rng, odds)
+    return s
+
+
+def _view_of(s: State, seat: int | None) -> PlayerView:
+    return spectator_view(s) if seat is None else view(s, seat)
+
+
+def _suits(mask: int) -> set[Suit]:
+    return {Card.from_index(i).suit for i in range(44) if mask >> i & 1}
+
+
+def _voids(s: State, seat: int) -> set[Suit]:
+    return {suit for suit in Suit if s.void_suits[seat] >> suit & 1}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@given(data=st.data())
+def test_a_determinized_state_is_valid_and_looks_the_same(variant: Variant,
+                                                          data: st.DataObject) -> None:
+    s = data.draw(positions(variant), label="state")
+    rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="rng seed"))
+    for seat in [None, *range(s.config.players)]:
+        v = _view_of(s, seat)
+        d = determinize(v, rng)
+        check_state(d)
+        assert _view_of(d, seat) == v
+        if seat is not None:
+            assert d.hand(seat) == s.hand(seat)
+            assert d.face_down(seat) == s.face_down(seat)
+        # K9: a seat that did not follow suit holds no card of that suit, and played none
+        # face down afterwards (a seat plays face down only once out of the round, K11/K12).
+        for j in range(s.config.players):
+            if j != seat:
+                assert not _suits(d.hand_masks[j] | d.face_down_masks[j]) & _voids(d, j)
+        # The drawn state plays on like a real one.
+        for _ in range(12):
+            if is_terminal(d):
+                break
+            d = _step(d, rng, 8)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@given(data=st.data())
+def test_real_states_respect_the_voids_determinize_relies_on(variant: Variant,
+                                                              data: st.DataObject) -> None:
+    # The constraint determinize() imposes must hold in every real state, or it would rule out
+    # the truth: no seat holds or played face down a card of a suit it showed it lacks.
+    s = data.draw(positions(variant), label="state")
+    for j in range(s.config.players):
+        assert not _suits(s.hand_masks[j] | s.face_down_masks[j]) & _voids(s, j)
+
+
+# -- an endgame position, with every consistent placement worked out by hand -------------------
+
+HANDS = ["1H 2H 3H 4H 5H 6H 7H 8H 9H", "1S 2S 3S 4S 5S 6S 7S 8S 9S",
+         "1D 2D 3D 4D 5D 6D 7D 8D 9D", "1C 2C 3C 4C 5C 6C 7C 8C 9C"]
+
+
+def _endgame() -> State:
+    """Four players, each dealt one suit; clubs are trump; the undealt cards are 10H, 10S and
+    10D (K3: no 11s with 4 players).
+
+    Seat 0 leads 1H; seats 1-3 cannot follow (voids in hearts); seat 3 trumps and wins, then
+    leads clubs every trick, so seats 0-2 show voids in clubs. In trick 7 seat 3 takes 7C
+    (with the stored 5C: two potions) and the three poison 7s, and covers 7H and 7S (K16). In
+    trick 8 seat 0 withdraws with 8H; in trick 9 seat 3 leads 9C, seat 0 plays 9H face down,
+    and seat 1 is to play.
+    """
+    s = deal_hands(new_game(GameConfig(players=4, first_leader=0)), HANDS, trump="10C")
+    s = apply_all(s, "play 1H; play 1S; play 1D; play 1C; chest G1/1; stop")
+    for r in range(2, 7):
+        s = apply_all(s, f"play {r}C; play {r}H; play {r}S; play {r}D; chest G1/1; stop")
+    s = apply_all(s, "play 7C; play 7H; play 7S; play 7D; cover 7H; cover 7S; chest G2/1; stop")
+    s = apply_all(s, "play 8C; withdraw 8H; play 8S; play 8D; chest G2/1; stop")
+    return apply_all(s, "play 9C; down 9H")
+
+
+H, S, D, C = Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS, Suit.CLUBS
+# The voids shown in the script above: seat 0 clubs; seats 1 and 2 hearts and clubs; seat 3
+# hearts.
+VOIDS = {0: {C}, 1: {H, C}, 2: {H, C}, 3: {H}}
+
+
+def _expected(cards: str, slots: list[int]) -> set[tuple[object, ...]]:
+    """Every way to give one unseen card to each slot (the seat named, avoiding its voids),
+    the rest going to the dungeon deck (an unordered pool)."""
+    unseen = parse_cards(cards)
+    out: set[tuple[object, ...]] = set()
+    for perm in permutations(unseen, len(slots)):
+        if all(c.suit not in VOIDS[seat] for c, seat in zip(perm, slots, strict=True)):
+            out.add((*perm, frozenset(unseen) - set(perm)))
+    return out
+
+
+def test_every_consistent_placement_occurs_for_a_seat() -> None:
+    s = _endgame()
+    v = view(s, 1)
+    assert {j: set(sv.void_suits) for j, sv in enumerate(v.seats)} == VOIDS
+    # Seat 1 sees its 9S. Unseen: 10H 10S 10D (deck), seat 0's two face-down hearts (8H in the
+    # discard pile, 9H in the trick) and seat 2's last diamond 9D. Places: seat 2's hand (not
+    # hearts or clubs), seat 0's face-down card in the trick and the one in the discard pile
+    # (not clubs: none is unseen anyway), and the deck. 3 * 5 * 4 = 60 placements.
+    expected = _expected("10H 10S 10D 8H 9H 9D", [2, 0, 0])
+    assert len(expected) == 60
+    seen: set[tuple[object, ...]] = set()
+    rng = random.Random(4)
+    for _ in range(2000):
+        d = determinize(v, rng)
+        (trick_down,) = [p.card for p in d.trick if not p.face_up]
+        (discard_down,) = set(d.face_down(0)) - {trick_down}
+        (hand2,) = d.hand(2)
+        pool = frozenset(Card.from_index(i) for i in range(44) if d.pool_mask >> i & 1)
+        seen.add((hand2, trick_down, discard_down, pool))
+    assert seen == expected
+
+
+def test_every_consistent_placement_occurs_for_a_spectator() -> None:
+    s = _endgame()
+    v = spectator_view(s)
+    # A spectator does not see seat 1's 9S either: seats 1 and 2 each hold one card that is not
+    # a heart or a club (4 * 3 ways), then seat 0's two face-down cards (5 * 4): 240.
+    expected = _expected("10H 10S 10D 8H 9H 9D 9S", [1, 2, 0, 0])
+    assert len(expected) == 240
+    seen: set[tuple[object, ...]] = set()
+    rng = random.Random(5)
+    for _ in range(6000):
+        d = determinize(v, rng)
+        (trick_down,) = [p.card for p in d.trick if not p.face_up]
+        (discard_down,) = set(d.face_down(0)) - {trick_down}
+        pool = frozenset(Card.from_index(i) for i in range(44) if d.pool_mask >> i & 1)
+        seen.add((*d.hand(1), *d.hand(2), trick_down, discard_down, pool))
+    assert seen == expected
+
+
+def test_without_voids_the_hidden_cards_are_dealt_uniformly() -> None:
+    # Right after the deal nothing constrains the hidden cards: each unseen card lies in a
+    # given other hand with probability hand size / unseen cards (9 / 30 with 4 players: 40
+    # cards, seat 0 sees its 9 and the trump card).
+    s = deal_hands(new_game(GameConfig(players=4, first_leader=0)),
+                   [h.split() for h in HANDS], trump="10C")
+    v = view(s, 0)
+    assert len(v.unseen) == 30
+    rng = random.Random(6)
+    n = 3000
+    hits = sum(Card.parse("5S") in determinize(v, rng).hand(1) for _ in range(n))
+    # Binomial(3000, 0.3): mean 900, standard deviation 25; allow 5 deviations.
+    assert abs(hits - 900) < 125
+
+
+def test_an_inconsistent_view_is_rejected() -> None:
+    v = view(_endgame(), 1)
+    with pytest.raises(ValueError, match="inconsistent"):
+        determinize(attrs.evolve(v, deck_size=v.deck_size + 1), random.Random(0))
+    # Seat 2 holds one card; if it had shown voids in every suit, no card could be its.
+    seats = list(v.seats)
+    seats[2] = attrs.evolve(seats[2], void_suits=tuple(Suit))
+    with pytest.raises(ValueError, match="inconsistent"):
+        determinize(attrs.evolve(v, seats=tuple(seats)), random.Random(0))
