@@ -27,7 +27,7 @@ from ._actions import (
 )
 from ._cards import CARDS, RANKS, Card, Suit
 from ._chest import choose, reveal
-from ._config import GameConfig, tables_for
+from ._config import GameConfig, Tables, tables_for
 from ._errors import IllegalActionError
 from ._events import (
     CardDealt,
@@ -268,16 +268,32 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     if phase is _TRUMP_P:
         return _uniform_outcomes(TRUMP, state.pool_mask)
     if phase is _CHEST_P:
-        total = sum(state.chest_deck)
-        return tuple(
-            (Action.chest(c), _fraction(n, total))
-            for c, n in zip(state.tables.chest_cards, state.chest_deck, strict=True)
-            if n
-        )
+        return _chest_outcomes(state.tables, state.chest_deck)
     if phase is Phase.LEADER:
         n = state.config.players
         return tuple((a, _fraction(1, n)) for a in LEADER[:n])
     return ()
+
+
+_CHEST_OUTCOMES: dict[tuple[int, tuple[int, ...]], tuple[tuple[Action, Fraction], ...]] = {}
+
+
+def _chest_outcomes(
+    t: Tables, deck: tuple[int, ...]
+) -> tuple[tuple[Action, Fraction], ...]:
+    # The chest deck's contents repeat across games and rounds, so its outcomes are cached.
+    key = (id(t), deck)
+    found = _CHEST_OUTCOMES.get(key)
+    if found is None:
+        if len(_CHEST_OUTCOMES) > 50_000:
+            _CHEST_OUTCOMES.clear()
+        total = sum(deck)
+        found = _CHEST_OUTCOMES[key] = tuple(
+            (Action.chest(c), _fraction(n, total))
+            for c, n in zip(t.chest_cards, deck, strict=True)
+            if n
+        )
+    return found
 
 
 def _illegal(action: Action, seat: int | None, reason: str) -> IllegalActionError:
@@ -354,8 +370,13 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
         reveal(w, kind_index)
         return w.freeze()
     if phase is _CHOICE_P:
+        if kind is _K_REVEAL:
+            f = fields_of(state)  # K22: another card; nothing else changes
+            f["phase"] = _CHEST_P
+            f["events"] = ()
+            return from_fields(f)
         w = Work(state, [])
-        choose(w, kind is _K_REVEAL)
+        choose(w, False)
         return w.freeze()
     if phase is _COVER_P:
         actor = state.actor
@@ -470,14 +491,15 @@ def _trump(state: State, action: Action) -> State:
     assert card is not None
     if not state.pool_mask & card.bit:
         raise _illegal(action, None, f"{card} is not in the dungeon deck")
-    w = Work(state, [TrumpRevealed(card)])
-    w.pool ^= card.bit
-    w.trump = card.index
-    if w.leader < 0:
-        w.set_phase(Phase.LEADER)
+    f = fields_of(state)
+    f["pool_mask"] = state.pool_mask ^ card.bit
+    f["trump_index"] = card.index
+    if state.leader < 0:
+        f["phase"], f["actor"] = _LEADER_P, -1
     else:
-        w.set_phase(Phase.PLAY, w.leader)
-    return w.freeze()
+        f["phase"], f["actor"] = _PLAY_P, state.leader
+    f["events"] = (TrumpRevealed(card),)
+    return from_fields(f)
 
 
 def _leader(state: State, action: Action) -> State:

@@ -23,7 +23,7 @@ from ._engine import apply
 from ._errors import IllegalActionError
 from ._state import Phase, State
 
-__all__ = ["deal_hands", "apply_all", "parse_cards"]
+__all__ = ["apply_all", "deal_hands", "parse_cards"]
 
 
 def parse_cards(text: str | Iterable[Card | str]) -> tuple[Card, ...]:

@@ -8,9 +8,9 @@ change it, and freeze it once. Per-seat fields are lists here and tuples in the 
 
 from __future__ import annotations
 
-from ._config import Tables
+from ._config import GameConfig, Tables
 from ._events import Event
-from ._state import Phase, Play, State, Status
+from ._state import Phase, Play, State, Status, from_fields
 
 
 class Work:
@@ -24,46 +24,52 @@ class Work:
     )
 
     def __init__(self, s: State, events: list[Event]) -> None:
-        self.config = s.config
-        self.tables: Tables = s.tables
-        self.phase = s.phase
-        self.round = s.round
-        self.trick_number = s.trick_number
-        self.leader = s.leader
-        self.actor = s.actor
-        self.trick: tuple[Play, ...] = s.trick
-        self.hands = list(s.hand_masks)
-        self.pool = s.pool_mask
-        self.trump = s.trump_index
-        self.discard = s.discard_mask
-        self.face_down = list(s.face_down_masks)
-        self.status = list(s.status)
-        self.on_bag = list(s.on_bag)
-        self.in_bag = list(s.in_bag)
-        self.supply = s.supply
-        self.poisons = list(s.poison_masks)
-        self.covered = list(s.covered_masks)
-        self.potions = list(s.potion_masks)
-        self.voids = list(s.void_suits)
-        self.chest_deck = list(s.chest_deck)
-        self.chest_discard = list(s.chest_discard)
-        self.chest_centre = list(s.chest_centre)
-        self.revealed = s.revealed
-        self.last_winner = s.last_winner
-        self.round_leader = s.round_leader
+        d = s.__dict__  # State keeps its fields in its attribute dict (see _state.py)
+        self.config: GameConfig = d["config"]
+        self.tables: Tables = d["tables"]
+        self.phase: Phase = d["phase"]
+        self.round: int = d["round"]
+        self.trick_number: int = d["trick_number"]
+        self.leader: int = d["leader"]
+        self.actor: int = d["actor"]
+        self.trick: tuple[Play, ...] = d["trick"]
+        self.hands: list[int] = list(d["hand_masks"])
+        self.pool: int = d["pool_mask"]
+        self.trump: int = d["trump_index"]
+        self.discard: int = d["discard_mask"]
+        self.face_down: list[int] = list(d["face_down_masks"])
+        self.status: list[Status] = list(d["status"])
+        self.on_bag: list[int] = list(d["on_bag"])
+        self.in_bag: list[int] = list(d["in_bag"])
+        self.supply: int = d["supply"]
+        self.poisons: list[int] = list(d["poison_masks"])
+        self.covered: list[int] = list(d["covered_masks"])
+        self.potions: list[int] = list(d["potion_masks"])
+        self.voids: list[int] = list(d["void_suits"])
+        self.chest_deck: list[int] = list(d["chest_deck"])
+        self.chest_discard: list[int] = list(d["chest_discard"])
+        self.chest_centre: list[int] = list(d["chest_centre"])
+        self.revealed: int = d["revealed"]
+        self.last_winner: int = d["last_winner"]
+        self.round_leader: int = d["round_leader"]
         self.events = events
 
     def freeze(self) -> State:
         """Return the state this working copy describes, with the step's events."""
-        return State(
-            self.config, self.tables, self.phase, self.round, self.trick_number, self.leader,
-            self.actor, self.trick, tuple(self.hands), self.pool, self.trump, self.discard,
-            tuple(self.face_down), tuple(self.status), tuple(self.on_bag), tuple(self.in_bag),
-            self.supply, tuple(self.poisons), tuple(self.covered), tuple(self.potions),
-            tuple(self.voids), tuple(self.chest_deck), tuple(self.chest_discard),
-            tuple(self.chest_centre), self.revealed, self.last_winner, self.round_leader,
-            tuple(self.events),
-        )
+        return from_fields({
+            "config": self.config, "tables": self.tables, "phase": self.phase,
+            "round": self.round, "trick_number": self.trick_number, "leader": self.leader,
+            "actor": self.actor, "trick": self.trick, "hand_masks": tuple(self.hands),
+            "pool_mask": self.pool, "trump_index": self.trump, "discard_mask": self.discard,
+            "face_down_masks": tuple(self.face_down), "status": tuple(self.status),
+            "on_bag": tuple(self.on_bag), "in_bag": tuple(self.in_bag), "supply": self.supply,
+            "poison_masks": tuple(self.poisons), "covered_masks": tuple(self.covered),
+            "potion_masks": tuple(self.potions), "void_suits": tuple(self.voids),
+            "chest_deck": tuple(self.chest_deck), "chest_discard": tuple(self.chest_discard),
+            "chest_centre": tuple(self.chest_centre), "revealed": self.revealed,
+            "last_winner": self.last_winner, "round_leader": self.round_leader,
+            "events": tuple(self.events),
+        })
 
     def in_round(self) -> list[int]:
         """Return the seats still in the round."""
