@@ -1,0 +1,30 @@
+"""The README's quick start runs as written, and its two set-up commands are the ones CI uses."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import shock_rules as sr
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_quick_start_plays_a_whole_game() -> None:
+    text = README.read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert blocks, "README has no python example"
+    namespace: dict[str, object] = {}
+    exec(compile(blocks[0], "README.md", "exec"), namespace)
+    state = namespace["state"]
+    assert isinstance(state, sr.State)
+    assert sr.is_terminal(state)
+    assert state.round == 5
+
+
+def test_readme_shows_exactly_two_setup_commands() -> None:
+    text = README.read_text(encoding="utf-8")
+    commands = re.findall(r"```sh\n(.*?)```", text, flags=re.S)
+    assert len(commands) == 2
+    assert "shock-rules" in commands[0]
+    assert "pytest" in commands[1]
