@@ -1,0 +1,158 @@
+"""Card data as an edition: the default, loading, validation, and playing with another one
+(SETUP-7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import shock_rules as sr
+
+from ._helpers import SUITS_4, edition_with, events, run, start
+
+pytestmark = pytest.mark.rule("SETUP-7")
+
+
+def _data() -> dict[str, Any]:
+    return sr.Edition.default().to_dict()
+
+
+def test_the_default_edition_is_provisional_with_the_ruled_data() -> None:
+    ed = sr.Edition.default()
+    assert ed.provisional is True and ed.name == "default"
+    assert ed.poison_types == ("jellyfish", "bee", "spider")
+    assert ed.poison_type(sr.Card.parse("7S")) == "jellyfish"
+    assert ed.poison_type(sr.Card.parse("7H")) == "bee"
+    assert ed.poison_type(sr.Card.parse("7D")) == "spider"
+    assert ed.poison_type(sr.Card.parse("7C")) is None
+    assert ed.potions == sr.parse_cards("5C 7C")
+    assert {str(c) for c, n in ed.gem_icons if n == 1} == {
+        f"{r}{s}" for r in (1, 2, 3, 4) for s in "HSDC"
+    }
+    assert all(n == 1 for _, n in ed.gem_icons)
+    assert ed.supply_total == 280 and ed.chest_size == 24
+
+
+def test_an_edition_round_trips_through_its_data_and_a_file(tmp_path: Path) -> None:
+    ed = sr.Edition.default()
+    assert sr.Edition.from_dict(ed.to_dict()) == ed
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        """
+[edition]
+name = "mine"
+provisional = false
+
+[[gems]]
+name = "clear"
+value = 1
+count = 100
+
+[number_cards]
+poison_types = ["wasp", "snake"]
+potions = ["1C"]
+[number_cards.poisons]
+9H = "wasp"
+9S = "snake"
+[number_cards.gem_icons]
+2H = 2
+
+[[chest]]
+kind = "gem"
+large = 5
+small = 2
+count = 3
+
+[[chest]]
+kind = "poison"
+poison = "wasp"
+large = 2
+count = 1
+""",
+        encoding="utf-8",
+    )
+    ed = sr.Edition.load(path)
+    assert (ed.name, ed.provisional, ed.supply_total, ed.chest_size) == ("mine", False, 100, 4)
+    assert ed.icons(sr.Card.parse("2H")) == 2 and ed.icons(sr.Card.parse("1H")) == 0
+    assert ed.is_potion(sr.Card.parse("1C")) and not ed.is_potion(sr.Card.parse("5C"))
+    assert [str(c) for c, _ in ed.chest] == ["G5/2", "P2:wasp"]
+
+
+def test_a_game_plays_with_the_data_of_its_edition() -> None:
+    # 2 gem icons on 2H; 8S is a second bee poison and 7S is no poison at all; one
+    # jellyfish chest card that pays 3 gems, and one gem card.
+    ed = edition_with(
+        gem_icons={"2H": 2},
+        poisons={"7H": "bee", "8S": "bee", "7D": "spider"},
+        chest=[{"kind": "poison", "poison": "jellyfish", "large": 3, "count": 1},
+               {"kind": "gem", "large": 1, "small": 0, "count": 1}],
+    )
+    state = run(start(SUITS_4, "10C", edition=ed), "play 2H; play 7S; play 8D")
+    assert state.supply == ed.supply_total - 2
+    state = run(state, "play 9C")
+    # 7S is an ordinary card in this edition: only the poisons of the edition are taken.
+    assert state.poison_masks[3] == 0
+    state = run(state, "chest P3:jellyfish")
+    assert events(state, sr.GemsGained) == [sr.GemsGained(3, 3)]
+    assert state.on_bag == (0, 0, 0, 5)
+    # 8S and 7H are both bees here: taking both in one trick shocks seat 3.
+    # The second card empties the chest deck, so the challenge ends (K23).
+    state = run(state, "reveal; chest G1/0")
+    assert (state.phase, state.on_bag) == (sr.Phase.PLAY, (0, 0, 0, 6))
+    state = run(state, "play 8C; play 7H; play 8S; play 9D")
+    assert events(state, sr.Shocked) == [sr.Shocked(3, "bee", 6)]
+
+
+def _broken(change: str, value: object) -> dict[str, Any]:
+    data = _data()
+    where, _, key = change.rpartition(".")
+    table: Any = data
+    for part in where.split(".") if where else []:
+        table = table[part]
+    table[key] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "value", "message"),
+    [
+        ("colour", 1, "the file: unknown key 'colour'"),
+        ("edition.year", 2025, "[edition]: unknown key 'year'"),
+        ("edition.name", "", "name must be a non-empty string"),
+        ("edition.provisional", "yes", "provisional must be true or false"),
+        ("number_cards.poisons", {"7H": "wasp"}, "unknown poison type 'wasp'"),
+        ("number_cards.poisons", {"7H": "bee", "5C": "bee"}, "5C cannot be both a poison"),
+        ("number_cards.poisons", {"7Z": "bee"}, "'7Z' is not a number card"),
+        ("number_cards.gem_icons", {"1H": -1}, "must be an integer >= 0, not -1"),
+        ("number_cards.gem_icons", {"1H": 1.5}, "must be an integer >= 0, not 1.5"),
+        ("number_cards.poison_types", ["bee", "bee"], "lists a type twice"),
+        ("number_cards.poison_types", ["Bee"], "must be a lowercase name"),
+        ("number_cards.potions", ["5C", "5C"], "lists a card twice"),
+        ("gems", [{"name": "clear", "value": 0, "count": 5}], "value must be an integer >= 1"),
+        ("gems", [{"name": "clear", "value": 1, "count": 0}], "the gem supply is empty"),
+        ("chest", [{"kind": "poison", "poison": "wasp", "count": 1}], "unknown poison type"),
+        ("chest", [{"kind": "gold", "large": 1, "count": 1}], "kind must be 'gem' or 'poison'"),
+        ("chest", [{"kind": "poison", "poison": "bee", "small": 1, "count": 1}],
+         "a poison card has no small gem icons"),
+        ("chest", [{"kind": "gem", "large": 1, "small": 0, "count": 0}],
+         "count must be an integer >= 1"),
+    ],
+)
+def test_invalid_editions_are_rejected(change: str, value: object, message: str) -> None:
+    with pytest.raises(sr.EditionError, match=message.replace("[", r"\[").replace(".", r"\.")):
+        sr.Edition.from_dict(_broken(change, value))
+
+
+def test_missing_sections_and_malformed_toml_are_rejected(tmp_path: Path) -> None:
+    data = _data()
+    del data["chest"]
+    with pytest.raises(sr.EditionError, match=r"missing \[chest\]"):
+        sr.Edition.from_dict(data)
+    with pytest.raises(sr.EditionError, match="not valid TOML"):
+        sr.Edition.from_toml("[edition\nname = 'x'")
+    with pytest.raises(sr.EditionError, match="cannot read"):
+        sr.Edition.load(tmp_path / "absent.toml")
+    # An edition error is a configuration error.
+    assert issubclass(sr.EditionError, sr.ConfigError)
