@@ -167,7 +167,7 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
     for e in view.events:
         # Give the hidden events a card consistent with the drawn state (K34 hides which).
         if type(e) is HiddenCardDealt:
-            src = hands[e.seat] or pool
+            src = hands[e.seat] or pool or t.deck
             events.append(CardDealt(e.seat, CARDS[_pick(src, rng)]))
         elif type(e) is HiddenCardPlayed:
             if e.seat in trick_card:
@@ -180,15 +180,18 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
 
     seats = view.seats
     return State(
-        cfg, t, view.phase, view.round, view.trick_number, view.leader, view.actor,
-        tuple(trick), tuple(hands), pool,
-        view.trump.index if view.trump is not None else -1, discard, tuple(face_down),
-        tuple(s.status for s in seats), tuple(s.on_bag for s in seats),
-        tuple(s.in_bag for s in seats), view.supply,
-        tuple(mask_of(pc.card for pc in s.poisons) for s in seats),
-        tuple(mask_of(pc.card for pc in s.poisons if pc.covered) for s in seats),
-        tuple(mask_of(s.potions) for s in seats),
-        tuple(s.void_mask for s in seats),
-        counts(view.chest_deck), counts(view.chest_discard), counts(view.chest_centre),
-        view.revealed, view.last_winner, view.round_leader, tuple(events),
+        config=cfg, tables=t, phase=view.phase, round=view.round,
+        trick_number=view.trick_number, leader=view.leader, actor=view.actor,
+        trick=tuple(trick), hand_masks=tuple(hands), pool_mask=pool,
+        trump_index=view.trump.index if view.trump is not None else -1,
+        discard_mask=discard, face_down_masks=tuple(face_down),
+        status=tuple(s.status for s in seats), on_bag=tuple(s.on_bag for s in seats),
+        in_bag=tuple(s.in_bag for s in seats), supply=view.supply,
+        poison_masks=tuple(mask_of(pc.card for pc in s.poisons) for s in seats),
+        covered_masks=tuple(mask_of(pc.card for pc in s.poisons if pc.covered) for s in seats),
+        potion_masks=tuple(mask_of(s.potions) for s in seats),
+        void_suits=tuple(s.void_mask for s in seats),
+        chest_deck=counts(view.chest_deck), chest_discard=counts(view.chest_discard),
+        chest_centre=counts(view.chest_centre), revealed=view.revealed,
+        last_winner=view.last_winner, round_leader=view.round_leader, events=tuple(events),
     )
