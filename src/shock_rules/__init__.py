@@ -57,6 +57,29 @@ from ._events import (
     TrumpRevealed,
     Withdrew,
 )
+from ._json import (
+    SCHEMA,
+    action_from_json,
+    config_from_json,
+    edition_from_json,
+    events_from_json,
+    from_dict,
+    from_json,
+    state_from_json,
+    to_dict,
+    to_json,
+    view_from_json,
+)
+from ._position import format_position, parse_position
+from ._record import (
+    GameRecord,
+    RecordError,
+    format_record,
+    parse_record,
+    record_from_json,
+    record_game,
+    replay,
+)
 from ._script import apply_all, deal_hands, parse_cards
 from ._state import CHANCE, ChanceMarker, Phase, Play, PoisonCard, State, Status
 from ._view import (
@@ -84,4 +107,8 @@ __all__ = [
     "resolve_chance", "sample_chance", "scores", "winners",
     "HiddenCardDealt", "HiddenCardPlayed", "PlayerView", "SeatView", "TrickCard",
     "determinize", "spectator_view", "view",
+    "SCHEMA", "GameRecord", "RecordError", "action_from_json", "config_from_json",
+    "edition_from_json", "events_from_json", "format_position", "format_record", "from_dict",
+    "from_json", "parse_position", "parse_record", "record_from_json", "record_game", "replay",
+    "state_from_json", "to_dict", "to_json", "view_from_json",
 ]
