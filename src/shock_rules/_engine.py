@@ -39,7 +39,7 @@ from ._events import (
     Withdrew,
 )
 from ._poison import cover
-from ._round import deal_target
+from ._round import next_deal_target
 from ._state import CHANCE, ChanceMarker, Phase, Play, State, Status, fields_of, from_fields
 from ._trick import abandon_trick, lead_suit_of, resolve_trick
 from ._work import Work
@@ -89,31 +89,34 @@ _DEALT: Final = tuple(tuple((CardDealt(seat, c),) for c in CARDS) for seat in ra
 # -- building tuples of actions from bitmasks ------------------------------------------------
 # A hand is a 44-bit mask; its actions are the concatenation of four per-suit tuples, each
 # built once per (kind, suit, 11-bit chunk) and then reused. ``_CHUNKS[kind][suit][chunk]``.
-_CHUNKS: Final[dict[int, list[list[tuple[Action, ...] | None]]]] = {}
+_CHUNKS: Final[dict[int, tuple[list[tuple[Action, ...] | None], ...]]] = {
+    id(table): tuple([None] * 2048 for _ in range(4))
+    for table in (PLAY, WITHDRAW, DOWN, COVER, DEAL, TRUMP)
+}
 
 
-def _chunk_cache(table: tuple[Action, ...]) -> list[list[tuple[Action, ...] | None]]:
-    return _CHUNKS.setdefault(id(table), [[None] * 2048 for _ in range(4)])
+def _actions_of(table: tuple[Action, ...], mask: int) -> tuple[Action, ...]:
+    c0, c1, c2, c3 = _CHUNKS[id(table)]
+    out: tuple[Action, ...] = ()
+    chunk = mask & 0x7FF
+    if chunk:
+        out = c0[chunk] or _fill(table, 0, chunk)
+    chunk = (mask >> 11) & 0x7FF
+    if chunk:
+        out += c1[chunk] or _fill(table, 1, chunk)
+    chunk = (mask >> 22) & 0x7FF
+    if chunk:
+        out += c2[chunk] or _fill(table, 2, chunk)
+    chunk = mask >> 33
+    if chunk:
+        out += c3[chunk] or _fill(table, 3, chunk)
+    return out
 
 
 def _fill(table: tuple[Action, ...], suit: int, chunk: int) -> tuple[Action, ...]:
     acts = tuple(table[RANKS * suit + r] for r in range(RANKS) if chunk >> r & 1)
     _CHUNKS[id(table)][suit][chunk] = acts
     return acts
-
-
-def _actions_of(table: tuple[Action, ...], mask: int) -> tuple[Action, ...]:
-    c = _CHUNKS.get(id(table)) or _chunk_cache(table)
-    out: tuple[Action, ...] = ()
-    for suit in range(4):
-        chunk = mask & 0x7FF
-        if chunk:
-            acts = c[suit][chunk]
-            out += acts if acts is not None else _fill(table, suit, chunk)
-        mask >>= RANKS
-        if not mask:
-            break
-    return out
 
 
 class Probability(Fraction):
@@ -474,8 +477,9 @@ def _deal(state: State, action: Action) -> State:
         raise _illegal(action, None, f"{card} is not in the dungeon deck")
     seat = state.actor
     hands = state.hand_masks
+    size = hands[seat].bit_count()
     hands = hands[:seat] + (hands[seat] | card.bit,) + hands[seat + 1:]
-    target = deal_target(hands, state.tables.hand_size)
+    target = next_deal_target(hands, seat, size, state.tables.hand_size)
     f = fields_of(state)
     f["hand_masks"] = hands
     f["pool_mask"] = pool ^ card.bit

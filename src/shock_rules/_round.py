@@ -24,6 +24,24 @@ def deal_target(hands: tuple[int, ...] | list[int], hand_size: int) -> int:
     return sizes.index(fewest) if fewest < hand_size else -1
 
 
+def next_deal_target(hands: tuple[int, ...], seat: int, size: int, hand_size: int) -> int:
+    """Return :func:`deal_target` after ``seat``, which held ``size`` cards, was dealt one.
+
+    ``seat`` was the lowest seat holding the fewest cards, so the next one is the first later
+    seat still holding ``size`` cards; failing that, every seat holds more and the lowest seat
+    with ``size + 1`` cards is next. This is O(1) in the usual round-robin deal.
+    """
+    for other in range(seat + 1, len(hands)):
+        if hands[other].bit_count() == size:
+            return other
+    if size + 1 >= hand_size:
+        return -1
+    for other in range(len(hands)):
+        if hands[other].bit_count() == size + 1:
+            return other
+    return -1  # unreachable: ``seat`` itself now holds size + 1 cards
+
+
 def finish_trick(w: Work) -> None:
     """Close a fully resolved trick (chest challenge included): K25 checks, then K24."""
     w.revealed = 0
