@@ -346,9 +346,15 @@ def event_from_data(data: object, path: str) -> Event:
         raise fail(path, _cattrs_message(exc)) from None
 
 
+def _format_exc(exc: BaseException, _type: object) -> str:
+    if isinstance(exc, KeyError):
+        return f"missing field {exc.args[0]!r}" if exc.args else "missing field"
+    return str(exc) or type(exc).__name__
+
+
 def _cattrs_message(exc: Exception) -> str:
     if isinstance(exc, cattrs.BaseValidationError):
-        return "; ".join(cattrs.transform_error(exc, path=""))
+        return "; ".join(cattrs.transform_error(exc, path="", format_exception=_format_exc))
     return str(exc)
 
 

@@ -78,7 +78,8 @@ __all__ = [
 #: Headers that describe the config; they are not kept among a record's free headers.
 CONFIG_HEADERS: Final = ("Players", "Variant", "FirstLeader", "Edition")
 _KEY_RE: Final = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,31}$")
-_HEADER_RE: Final = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]{0,31})\s+"((?:[^"\\]|\\.)*)"\]$')
+_HEADER_RE: Final = re.compile(
+    r'^\[([A-Za-z][A-Za-z0-9_]{0,31})\s+"((?:[^"\\]|\\.)*)"\]\s*(?:#.*)?$')
 
 
 class RecordError(IllegalActionError):
@@ -243,7 +244,7 @@ def format_record(record: GameRecord, *, edition_ref: str | None = None,
                 lines.append(f"# round {state.round}")
                 shown_round = state.round
             if not action.is_chance:
-                text = f"{text:<12}# seat {state.actor}"
+                text = f"{text:<12} # seat {state.actor}"
             try:
                 state = apply(state, action)
             except IllegalActionError:
@@ -267,9 +268,7 @@ def parse_record(text: str, *, base_dir: str | Path | None = None) -> GameRecord
     actions: list[Action] = []
     lines: list[int] = []
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
+        line = raw.strip()
         if line.startswith("["):
             if actions:
                 raise InvalidNotationError(f"line {number}: a header after the actions")
@@ -284,6 +283,9 @@ def parse_record(text: str, *, base_dir: str | Path | None = None) -> GameRecord
                 config_values[key] = (value, number)
             else:
                 free.append((key, value))
+            continue
+        line = line.split("#", 1)[0].strip()
+        if not line:
             continue
         try:
             actions.append(parse_action(line))

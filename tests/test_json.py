@@ -1,0 +1,254 @@
+"""JSON documents: round trips of configs, editions, states of every phase, actions, events and
+views, the readable shape of a state document, and strict loading with clear errors."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import shock_rules as sr
+from shock_rules._json import (
+    SCHEMA,
+    action_from_json,
+    config_from_json,
+    edition_from_json,
+    events_from_json,
+    from_json,
+    state_from_json,
+    to_dict,
+    to_json,
+    view_from_json,
+)
+from shock_rules._view import spectator_view, view
+
+HANDS_3 = ["2H 3H 4H 5H 6H 7H 8H 9H 10H", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
+           "2C 3C 4C 5C 6C 7C 8C 9C 10C"]
+
+
+def custom_edition() -> sr.Edition:
+    data = sr.Edition.default().to_dict()
+    data["edition"] = {"name": "house", "provisional": False, "description": "two gems on 10s"}
+    data["number_cards"]["gem_icons"] = {"10H": 2, "10S": 2, "1C": 1}
+    data["chest"] = [{"kind": "gem", "large": 5, "small": 2, "count": 3},
+                     {"kind": "poison", "poison": "bee", "large": 0, "count": 1}]
+    return sr.Edition.from_dict(data)
+
+
+def playout_states(config: sr.GameConfig, seed: int) -> list[sr.State]:
+    rng = random.Random(seed)
+    state = sr.new_game(config)
+    states = [state]
+    while not sr.is_terminal(state):
+        if sr.is_chance(state):
+            action = sr.sample_chance(state, rng)
+        else:
+            legal = sr.legal_actions(state)
+            # Withdraw rarely so that rounds get deep (chest challenges, poisons, potions).
+            keep = [a for a in legal if a.kind is not sr.ActionKind.WITHDRAW]
+            action = rng.choice(keep if keep and rng.random() < 0.95 else legal)
+        state = sr.apply(state, action)
+        states.append(state)
+    return states
+
+
+CONFIGS = [
+    sr.GameConfig(players=3),
+    sr.GameConfig(players=4, variant="simplified", first_leader=1),
+    sr.GameConfig(players=5, first_leader=4),
+    sr.GameConfig(players=4, edition=custom_edition()),
+]
+
+
+@pytest.fixture(scope="module")
+def states() -> list[sr.State]:
+    out: list[sr.State] = []
+    for i, config in enumerate(CONFIGS):
+        out += playout_states(config, i)
+    # A potion choice (K16) is rare at random: script one. Seat 0 wins 7H, 7S and 5C.
+    s = sr.deal_hands(sr.new_game(sr.GameConfig(players=3, first_leader=0)), HANDS_3, "2D")
+    out.append(sr.apply_all(s, "play 7H; play 7S; play 5C"))
+    return out
+
+
+def test_states_of_every_phase_round_trip(states: list[sr.State]) -> None:
+    assert {s.phase for s in states} == set(sr.Phase)
+    for s in states:
+        back = state_from_json(to_json(s))
+        assert back == s
+        assert back.events == s.events
+        assert state_from_json(to_json(s, events=False)).events == ()
+
+
+def test_views_round_trip(states: list[sr.State]) -> None:
+    for s in states[::7]:
+        for v in (view(s, 0), view(s, s.players - 1), spectator_view(s)):
+            assert view_from_json(to_json(v)) == v
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_configs_round_trip(config: sr.GameConfig) -> None:
+    text = to_json(config)
+    assert config_from_json(text) == config
+    assert from_json(text) == config
+
+
+def test_default_edition_is_referenced_custom_embedded() -> None:
+    assert to_dict(sr.GameConfig())["edition"] == "default"
+    embedded = to_dict(sr.GameConfig(edition=custom_edition()))["edition"]
+    assert isinstance(embedded, dict) and embedded["edition"]["name"] == "house"
+
+
+@pytest.mark.parametrize("edition", [sr.Edition.default(), custom_edition()])
+def test_editions_round_trip(edition: sr.Edition) -> None:
+    assert edition_from_json(to_json(edition)) == edition
+
+
+def test_actions_round_trip() -> None:
+    texts = ["play 7H", "withdraw 10S", "down 1C", "cover 7D", "reveal", "stop", "deal 11C",
+             "trump 2D", "chest G2/1", "chest P:bee", "chest P0:bee", "leader 4"]
+    for text in texts:
+        action = sr.Action.parse(text)
+        doc = to_dict(action)
+        assert doc == {"schema": SCHEMA, "type": "action", "action": text}
+        assert action_from_json(json.dumps(doc)) is action or action_from_json(doc) == action
+
+
+def test_events_round_trip(states: list[sr.State]) -> None:
+    events = [e for s in states for e in s.events]
+    kinds = {type(e).__name__ for e in events}
+    # Every kind of event the engine emits occurs in these games.
+    assert {"CardDealt", "TrumpRevealed", "LeaderChosen", "RoundStarted", "CardPlayed",
+            "Withdrew", "TrickWon", "PoisonTaken", "PotionTaken", "ChestRevealed", "GemsGained",
+            "ChestStopped", "GemsBanked", "RoundEnded", "GameEnded", "Shocked"} <= kinds
+    assert events_from_json(to_json(events)) == tuple(events)
+
+
+def test_state_document_is_readable() -> None:
+    s = sr.deal_hands(sr.new_game(sr.GameConfig(players=3, first_leader=0)), HANDS_3, "2D")
+    s = sr.apply_all(s, "play 2H; play 3S")
+    doc: dict[str, Any] = to_dict(s)
+    assert doc["schema"] == SCHEMA and doc["type"] == "state"
+    assert doc["phase"] == "play" and doc["actor"] == 2 and doc["trump"] == "2D"
+    assert doc["hands"][0] == ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H"]
+    # K33: 2H and 3S each carry one gem icon, so one gem each from the supply (280 - 2).
+    assert doc["trick"] == [{"seat": 0, "card": "2H", "face_up": True, "gems": 1},
+                            {"seat": 1, "card": "3S", "face_up": True, "gems": 1}]
+    assert doc["supply"] == 278
+    # K9: seat 1 did not follow hearts, which shows it has none.
+    assert doc["void_suits"] == [[], ["H"], []]
+    assert doc["chest_deck"] == {"G1/1": 6, "G2/1": 6, "G3/0": 4, "G4/0": 2, "P:bee": 2,
+                                 "P:jellyfish": 2, "P:spider": 2}
+    assert doc["events"] == [{"event": "CardPlayed", "seat": 1, "card": "3S", "face_up": True,
+                              "gems": 1}]
+
+
+# -- strict loading -------------------------------------------------------------------------
+
+
+def base_doc() -> dict[str, Any]:
+    s = sr.deal_hands(sr.new_game(sr.GameConfig(players=3, first_leader=0)), HANDS_3, "2D")
+    return to_dict(sr.apply_all(s, "play 2H; withdraw 3S"))
+
+
+def _set(key: str, value: object) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        doc[key] = value
+    return change
+
+
+def _do(fn: Callable[[dict[str, Any]], object]) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        fn(doc)
+    return change
+
+
+def _gem_on_withdrawn_bag(doc: dict[str, Any]) -> None:
+    # Seat 1 withdrew; a gem moved from the supply onto its bag keeps the sum (K29) right.
+    doc["on_bag"][1] = 1
+    doc["supply"] -= 1
+
+
+BAD: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+    ("unknown field", _set("colour", "red"), "unknown field 'colour'"),
+    ("missing field", _do(lambda d: d.pop("supply")), "missing field 'supply'"),
+    ("wrong schema", _set("schema", "shock-rules/0"), "expected 'shock-rules/1'"),
+    ("wrong type tag", _set("type", "config"), "expected 'state'"),
+    ("round as text", _set("round", "1"), r"state\.round: expected an integer"),
+    ("round as bool", _set("round", True), r"state\.round: expected an integer"),
+    ("float gems", _do(lambda d: d["in_bag"].__setitem__(0, 1.0)), r"in_bag\[0\]"),
+    ("negative gems", _do(lambda d: d["in_bag"].__setitem__(0, -1)), r"in_bag\[0\]"),
+    ("unknown phase", _set("phase", "lunch"), "unknown value 'lunch'"),
+    ("unknown status", _do(lambda d: d["status"].__setitem__(0, "asleep")), "'asleep'"),
+    ("bad card", _do(lambda d: d["hands"][0].__setitem__(0, "12H")), "invalid card '12H'"),
+    ("card twice in a hand", _do(lambda d: d["hands"][0].__setitem__(1, "3H")),
+     "3H is listed twice"),
+    ("card in two places", _do(lambda d: d["hands"][1].append("3H")), "somewhere else"),
+    ("missing card", _do(lambda d: d["deck"].pop()), "is missing"),
+    ("card not in play", _do(lambda d: d["deck"].append("1H")), "not in play with 3 players"),
+    ("seat list too short", _do(lambda d: d["on_bag"].pop()), "expected 3 items"),
+    # K29: gems are conserved; one gem made out of nothing breaks the sum.
+    ("gems out of nothing", _do(lambda d: d["in_bag"].__setitem__(2, 1)), "do not add up"),
+    # K11: a withdrawn seat keeps no gems on its bag.
+    ("withdrawn with gems on bag", _do(_gem_on_withdrawn_bag), "out of the round"),
+    ("bad chest key", _do(lambda d: d["chest_deck"].__setitem__("G9/9", 0)),
+     "unknown field 'G9/9'"),
+    ("too many chest cards", _do(lambda d: d["chest_deck"].__setitem__("G4/0", 3)),
+     r"out of range 0\.\.2"),
+    ("event of unknown kind", _set("events", [{"event": "Exploded"}]), "unknown event"),
+    ("event with a bad field", _set("events", [{"event": "Withdrew", "seat": "x", "banked": 0}]),
+     "expected an integer"),
+    ("trick card gems", _do(lambda d: d["trick"][0].__setitem__("gems", 0)),
+     "carries 0 gems, not 1"),
+    ("void suit twice", _do(lambda d: d["void_suits"].__setitem__(1, ["H", "H"])),
+     "listed twice"),
+    ("trick number", _set("trick_number", 0), "trick 0 is not 1-9"),
+    ("edition", _do(lambda d: d["config"].__setitem__("edition", "deluxe")),
+     "expected \"default\" or an embedded edition"),
+    ("players", _do(lambda d: d["config"].__setitem__("players", 6)), r"out of range 3\.\.5"),
+]
+
+
+@pytest.mark.parametrize(("name", "change", "message"), BAD, ids=[b[0] for b in BAD])
+def test_invalid_documents_raise_invalid_state_error(
+    name: str, change: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    doc = base_doc()
+    state_from_json(json.dumps(doc))  # the unchanged document loads
+    bad = copy.deepcopy(doc)
+    change(bad)
+    with pytest.raises(sr.InvalidStateError, match=message):
+        state_from_json(json.dumps(bad))
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", "42", '{"schema": 1}', "\x00"])
+def test_malformed_text_raises_invalid_state_error(text: str) -> None:
+    with pytest.raises(sr.InvalidStateError):
+        state_from_json(text)
+    with pytest.raises(sr.InvalidStateError):
+        from_json(text)
+
+
+def test_other_loaders_are_strict() -> None:
+    with pytest.raises(sr.InvalidStateError, match="invalid action 'play 99X'"):
+        action_from_json({"schema": SCHEMA, "type": "action", "action": "play 99X"})
+    with pytest.raises(sr.InvalidStateError, match="first_leader"):
+        config_from_json({"schema": SCHEMA, "type": "config", "players": 3,
+                          "variant": "standard", "first_leader": 3, "edition": "default"})
+    with pytest.raises(sr.InvalidStateError, match="missing"):
+        edition_from_json({"schema": SCHEMA, "type": "edition"})
+    with pytest.raises(sr.InvalidStateError, match="unknown document type"):
+        from_json('{"schema": "shock-rules/1", "type": "pizza"}')
+    doc = to_dict(spectator_view(sr.new_game()))
+    doc["seat"] = 7
+    with pytest.raises(sr.InvalidStateError, match="no seat 7"):
+        view_from_json(doc)
+
+
+def test_unsupported_objects_are_not_written() -> None:
+    with pytest.raises(TypeError, match="cannot write"):
+        to_dict(object())
