@@ -252,3 +252,22 @@ def test_other_loaders_are_strict() -> None:
 def test_unsupported_objects_are_not_written() -> None:
     with pytest.raises(TypeError, match="cannot write"):
         to_dict(object())
+
+
+def test_loader_checks_what_check_state_leaves_alone() -> None:
+    # K9: seat 1 played 3S on a heart lead, showing it has no hearts; a swap of two cards
+    # between the hands of seats 0 and 1 then gives it a heart.
+    s = sr.deal_hands(sr.new_game(sr.GameConfig(players=3, first_leader=0)), HANDS_3, "2D")
+    doc: dict[str, Any] = to_dict(sr.apply_all(s, "play 2H; play 3S"))
+    assert doc["void_suits"][1] == ["H"]
+    state_from_json(doc)
+    doc["hands"][0][0], doc["hands"][1][0] = doc["hands"][1][0], doc["hands"][0][0]
+    with pytest.raises(sr.InvalidStateError, match="showed it has no hearts but holds one"):
+        state_from_json(doc)
+    # K26: while cards are dealt the chest deck is full.
+    fresh: dict[str, Any] = to_dict(sr.new_game(sr.GameConfig(players=3)))
+    state_from_json(fresh)
+    fresh["chest_deck"]["G1/1"] = 5
+    fresh["chest_discard"]["G1/1"] = 1
+    with pytest.raises(sr.InvalidStateError, match="chest deck is full"):
+        state_from_json(fresh)

@@ -378,7 +378,6 @@ def _cards_json(mask: int) -> list[str]:
 def state_to_dict(state: State, *, events: bool = True) -> dict[str, object]:
     """Return the fields of a state (without schema tags; internal)."""
     t = state.tables
-    n = state.players
 
     def chest(counts: tuple[int, ...]) -> dict[str, int]:
         return {str(c): k for c, k in zip(t.chest_cards, counts, strict=True)}
@@ -412,7 +411,6 @@ def state_to_dict(state: State, *, events: bool = True) -> dict[str, object]:
         "chest_centre": chest(state.chest_centre),
         "revealed": state.revealed,
     }
-    assert len(state.hand_masks) == n
     if events:
         data["events"] = [event_to_dict(e) for e in state.events]
     return data
@@ -495,7 +493,8 @@ def check_loaded(state: State) -> None:
     """Raise :class:`InvalidStateError` unless a state built from outside data is valid.
 
     Runs :func:`~shock_rules._invariants.check_state` and a few checks of the fields it
-    leaves alone (the trick number, and who leads while the cards are dealt).
+    leaves alone: the trick number, who leads while the cards are dealt, void suits against
+    hands, and the fresh chest deck before play.
     """
     try:
         check_state(state)
@@ -516,14 +515,29 @@ def check_loaded(state: State) -> None:
             raise InvalidStateError("invalid state: wrong leader while the cards are dealt")
         if state.last_winner != -1 or state.trick_number != 1:
             raise InvalidStateError("invalid state: a trick is recorded before the round's play")
+    if state.phase in (Phase.DEAL, Phase.TRUMP, Phase.LEADER):
+        # K26: a round starts with the chest cards reshuffled and nothing shown yet.
+        if state.chest_deck != state.tables.chest_counts or state.revealed or any(
+                state.void_suits):
+            raise InvalidStateError(
+                "invalid state: before play the chest deck is full and no seat has shown a void")
+    if state.phase is Phase.OVER and state.revealed:
+        raise InvalidStateError("invalid state: a chest challenge is recorded after the game")
+    for seat in range(n):
+        for suit in Suit:
+            # K9: a seat shows a void only when it holds no card of the suit, and no card is
+            # dealt during a round, so it still holds none.
+            if state.void_suits[seat] >> suit & 1 and state.hand_masks[seat] & suit.mask:
+                raise InvalidStateError(
+                    f"invalid state: seat {seat} showed it has no {suit} but holds one")
 
 
 # -- public API ----------------------------------------------------------------------------------
 
 
 def to_dict(obj: object, *, events: bool = True) -> dict[str, object]:
-    """Return the JSON document of a config, edition, state, action, event, sequence of events,
-    player view or game record, as plain Python data.
+    """Return the JSON document of a config, edition, state, action, event, list or tuple of
+    events, player view or game record, as plain Python data.
 
     ``events=False`` leaves a state's events out of its document.
 
@@ -546,7 +560,7 @@ def to_dict(obj: object, *, events: bool = True) -> dict[str, object]:
     elif isinstance(obj, Event):
         out["type"] = "events"
         out["events"] = [event_to_dict(obj)]
-    elif isinstance(obj, Sequence) and all(isinstance(e, Event) for e in obj):
+    elif isinstance(obj, list | tuple) and all(isinstance(e, Event) for e in obj):
         out["type"] = "events"
         out["events"] = [event_to_dict(e) for e in obj]
     else:
