@@ -357,7 +357,7 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
         if turn is not seat and turn != seat:
             who = "chance" if turn is CHANCE else "nobody (the game is over)" if turn is None \
                 else f"seat {turn}"
-            raise _illegal(action, seat, f"it is not this seat's turn: {who} must act")
+            raise _illegal(action, seat, f"cannot act now: {who} must act")
     kind = action.kind
     if kind not in _PHASE_KINDS[phase]:
         raise _illegal(action, None, _expected(state))

@@ -40,11 +40,11 @@ def test_not_following_suit_names_the_action_the_seat_and_the_suit() -> None:
 def test_acting_out_of_turn_is_an_error_when_the_seat_is_given() -> None:
     state = start(MIXED, "5D")
     _rejects(state, "play 9H", "seat 1", seat=1)
-    _rejects(state, "play 9H", "not this seat's turn: seat 0 must act", seat=1)
+    _rejects(state, "play 9H", "seat 1 cannot act now: seat 0 must act", seat=1)
     # The right seat may act.
     assert sr.apply(state, sr.Action.parse("play 4H"), seat=0).actor == 1
     chance = sr.new_game(sr.GameConfig())
-    _rejects(chance, "deal 7H", "not this seat's turn: chance must act", seat=0)
+    _rejects(chance, "deal 7H", "seat 0 cannot act now: chance must act", seat=0)
 
 
 def test_playing_a_card_not_in_hand_is_an_error() -> None:
