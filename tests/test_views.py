@@ -46,6 +46,9 @@ from shock_rules import (
 )
 from shock_rules._invariants import check_state
 
+# Every test here checks what a seat may and may not see (K34).
+pytestmark = pytest.mark.rule("INFO-1")
+
 VARIANTS = tuple(Variant)
 
 
