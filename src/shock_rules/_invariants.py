@@ -7,7 +7,7 @@ corrupt state (from JSON, say) is rejected before it can be played on.
 
 from __future__ import annotations
 
-from ._cards import CARDS
+from ._cards import CARDS, Suit
 from ._config import ROUNDS, tables_for
 from ._errors import InvalidStateError
 from ._round import deal_target
@@ -21,7 +21,19 @@ def _fail(msg: str) -> InvalidStateError:
 
 
 def check_state(state: State) -> None:
-    """Raise :class:`InvalidStateError` if ``state`` breaks an invariant of the game."""
+    """Raise :class:`InvalidStateError` if ``state`` breaks an invariant of the game.
+
+    A corrupt state (wrong types, say) raises the same error, never another exception.
+    """
+    try:
+        _check(state)
+    except InvalidStateError:
+        raise
+    except Exception as exc:  # a corrupt state must not crash the checker's caller
+        raise InvalidStateError(f"invalid state: {exc}") from exc
+
+
+def _check(state: State) -> None:
     cfg = state.config
     t = tables_for(cfg)
     n = cfg.players
@@ -44,6 +56,16 @@ def check_state(state: State) -> None:
     for s in state.status:
         if not isinstance(s, Status):
             raise _fail(f"unknown status {s!r}")
+    if not 1 <= state.trick_number <= H:
+        raise _fail(f"trick {state.trick_number} is not 1-{H}")
+    if not -1 <= state.leader < n or not -1 <= state.actor < n:
+        raise _fail("the leader or the seat to act is not a seat")
+    for seat in range(n):
+        for suit in range(4):
+            # K9: a seat shows a void only when it holds no card of the suit, and no card is
+            # dealt during a round, so it still holds none.
+            if state.void_suits[seat] >> suit & 1 and state.hand_masks[seat] & t.suit_masks[suit]:
+                raise _fail(f"seat {seat} showed it has no {Suit(suit)} but holds one")
 
     # Cards: every number card in play is in exactly one place (CARDS-1).
     places: list[tuple[str, int]] = [("the dungeon deck", state.pool_mask),
@@ -153,7 +175,17 @@ def check_state(state: State) -> None:
     if not 0 <= state.revealed <= 3:
         raise _fail(f"{state.revealed} chest cards revealed in one challenge")
     in_round = [s for s in range(n) if state.status[s] is Status.IN]
+    if ph is Phase.DEAL or ph is Phase.TRUMP:
+        # The leader is unknown only before the first leader is chosen by chance (K5).
+        unknown = state.round == 1 and cfg.first_leader is None
+        if (state.leader == -1) != unknown or state.round_leader != state.leader:
+            raise _fail("wrong leader while the cards are dealt")
+        if state.last_winner != -1 or state.trick_number != 1:
+            raise _fail("a trick is recorded before the round's play")
     if ph is Phase.DEAL or ph is Phase.TRUMP or ph is Phase.LEADER:
+        # K26: a round starts with the chest cards reshuffled and nothing shown yet.
+        if state.chest_deck != t.chest_counts or state.revealed or any(state.void_suits):
+            raise _fail("before play the chest deck is full and no seat has shown a void")
         if state.trick or state.discard_mask or any(state.poison_masks) or any(state.potion_masks):
             raise _fail("cards are on the table before the round's play begins")
         if len(in_round) != n or any(state.on_bag):
@@ -173,7 +205,7 @@ def check_state(state: State) -> None:
     if not 0 <= state.leader < n or state.round_leader < 0:
         raise _fail("the trick has no leader")
     if ph is Phase.OVER:
-        if state.round != ROUNDS or state.trick or any(state.on_bag):
+        if state.round != ROUNDS or state.trick or any(state.on_bag) or state.revealed:
             raise _fail("the game can only end after round 5 with every gem banked")
         return
     if len(in_round) < 1:

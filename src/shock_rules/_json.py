@@ -490,46 +490,8 @@ def state_from_data(data: object, path: str) -> State:
 
 
 def check_loaded(state: State) -> None:
-    """Raise :class:`InvalidStateError` unless a state built from outside data is valid.
-
-    Runs :func:`~shock_rules._invariants.check_state` and a few checks of the fields it
-    leaves alone: the trick number, who leads while the cards are dealt, void suits against
-    hands, and the fresh chest deck before play.
-    """
-    try:
-        check_state(state)
-    except InvalidStateError:
-        raise
-    except Exception as exc:  # a corrupt state must not crash the checker's caller
-        raise InvalidStateError(f"invalid state: {exc}") from exc
-    n = state.players
-    if not 1 <= state.trick_number <= state.tables.hand_size:
-        raise InvalidStateError(
-            f"invalid state: trick {state.trick_number} is not 1-{state.tables.hand_size}")
-    if not -1 <= state.leader < n or not -1 <= state.actor < n:
-        raise InvalidStateError("invalid state: leader or actor is not a seat")
-    if state.phase in (Phase.DEAL, Phase.TRUMP):
-        # The leader is unknown only before the first leader is chosen by chance (K5).
-        unknown = state.round == 1 and state.config.first_leader is None
-        if (state.leader == -1) != unknown or state.round_leader != state.leader:
-            raise InvalidStateError("invalid state: wrong leader while the cards are dealt")
-        if state.last_winner != -1 or state.trick_number != 1:
-            raise InvalidStateError("invalid state: a trick is recorded before the round's play")
-    if state.phase in (Phase.DEAL, Phase.TRUMP, Phase.LEADER):
-        # K26: a round starts with the chest cards reshuffled and nothing shown yet.
-        if state.chest_deck != state.tables.chest_counts or state.revealed or any(
-                state.void_suits):
-            raise InvalidStateError(
-                "invalid state: before play the chest deck is full and no seat has shown a void")
-    if state.phase is Phase.OVER and state.revealed:
-        raise InvalidStateError("invalid state: a chest challenge is recorded after the game")
-    for seat in range(n):
-        for suit in Suit:
-            # K9: a seat shows a void only when it holds no card of the suit, and no card is
-            # dealt during a round, so it still holds none.
-            if state.void_suits[seat] >> suit & 1 and state.hand_masks[seat] & suit.mask:
-                raise InvalidStateError(
-                    f"invalid state: seat {seat} showed it has no {suit} but holds one")
+    """Raise :class:`InvalidStateError` unless a state built from outside data is valid."""
+    check_state(state)
 
 
 # -- public API ----------------------------------------------------------------------------------
