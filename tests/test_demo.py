@@ -1,0 +1,52 @@
+"""The 'shock-rules demo' command: a readable transcript, reproducible by seed; bad arguments
+get a one-line error and exit status 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from shock_rules.cli import main
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.rule("GAME-1")
+def test_demo_prints_five_rounds_and_final_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "demo", "--players", "3", "--seed", "4")
+    assert code == 0
+    assert "3 players, standard variant, seed 4" in out
+    for rnd in range(1, 6):
+        assert f"== Round {rnd}" in out
+    assert "the trump card is" in out and "Final scores:" in out
+    assert "== Round 6" not in out
+
+
+def test_demo_is_reproducible_by_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    first = _run(capsys, "demo", "--variant", "simplified", "--seed", "12")[1]
+    second = _run(capsys, "demo", "--variant", "simplified", "--seed", "12")[1]
+    other = _run(capsys, "demo", "--variant", "simplified", "--seed", "13")[1]
+    assert first == second
+    assert first != other
+
+
+@pytest.mark.parametrize("argv", [
+    ("demo", "--players", "6"),
+    ("demo", "--players", "four"),
+    ("demo", "--variant", "expert"),
+    ("demo", "--seed", "x"),
+    ("demo", "--withdraw-rate", "2"),
+    ("fly",),
+])
+def test_bad_arguments_get_one_line_and_status_2(capsys: pytest.CaptureFixture[str],
+                                                 argv: tuple[str, ...]) -> None:
+    code, out, err = _run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and "error:" in err

@@ -1,0 +1,125 @@
+"""The public functional API: ordering, exact chance, turn markers, the pinned public names."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from fractions import Fraction
+
+import pytest
+
+import shock_rules as sr
+
+
+def _positions(seed: int, games: int = 6) -> list[sr.State]:
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        config = sr.GameConfig(players=3 + g % 3, variant=list(sr.Variant)[g % 2])
+        s = sr.new_game(config)
+        while not sr.is_terminal(s):
+            out.append(s)
+            if sr.is_chance(s):
+                s = sr.apply(s, sr.sample_chance(s, rng))
+            else:
+                acts = sr.legal_actions(s)
+                stay = [a for a in acts if a.kind is not sr.ActionKind.WITHDRAW]
+                s = sr.apply(s, rng.choice(stay if stay and rng.random() < 0.9 else acts))
+        out.append(s)
+    return out
+
+
+POSITIONS = _positions(11)
+
+
+@pytest.mark.rule("DEAL-1")
+def test_chance_outcomes_are_exact_fractions_that_sum_to_one() -> None:
+    for s in POSITIONS:
+        outcomes = sr.chance_outcomes(s)
+        if not sr.is_chance(s):
+            assert outcomes == ()
+            continue
+        assert all(type(p) is not float and isinstance(p, Fraction) for _, p in outcomes)
+        assert sum(p for _, p in outcomes) == 1
+        assert [a for a, _ in outcomes] == list(sr.legal_actions(s))
+        assert all(float(p) == p.numerator / p.denominator for _, p in outcomes)
+
+
+def test_probabilities_survive_pickling_and_arithmetic() -> None:
+    s = sr.new_game(sr.GameConfig(players=4))
+    _, p = sr.chance_outcomes(s)[0]
+    assert p == Fraction(1, 40)
+    again = pickle.loads(pickle.dumps(p))
+    assert again == p and float(again) == 1 / 40
+    assert p * 40 == 1 and isinstance(p + p, Fraction)
+
+
+def test_legal_actions_are_sorted_and_distinct() -> None:
+    for s in POSITIONS:
+        acts = sr.legal_actions(s)
+        assert list(acts) == sorted(acts)
+        assert len(set(acts)) == len(acts)
+        assert (acts == ()) == sr.is_terminal(s)
+
+
+def test_current_player_marks_chance_decisions_and_the_end() -> None:
+    for s in POSITIONS:
+        who = sr.current_player(s)
+        if sr.is_terminal(s):
+            assert who is None
+        elif sr.is_chance(s):
+            assert who is sr.CHANCE
+        else:
+            assert isinstance(who, int) and 0 <= who < s.config.players
+
+
+@pytest.mark.rule("SETUP-1")
+def test_new_game_defaults_to_four_players_and_rejects_non_configs() -> None:
+    s = sr.new_game()
+    assert s.config == sr.GameConfig() and s.config.players == 4
+    with pytest.raises(sr.ConfigError):
+        sr.new_game(4)  # type: ignore[arg-type]
+
+
+def test_apply_rejects_what_is_not_an_action() -> None:
+    s = sr.new_game()
+    with pytest.raises(sr.IllegalActionError, match="not an Action"):
+        sr.apply(s, "deal 7H")  # type: ignore[arg-type]
+
+
+def test_states_are_hashable_values() -> None:
+    a = sr.random_playout(sr.GameConfig(players=3), random.Random(5))
+    b = sr.random_playout(sr.GameConfig(players=3), random.Random(5))
+    assert a == b and hash(a) == hash(b) and a is not b
+    assert len({a, b}) == 1
+
+
+def test_sample_chance_refuses_a_player_decision() -> None:
+    s = sr.deal_hands(sr.new_game(sr.GameConfig(players=3, first_leader=0)),
+                      ["2H 3H 4H 5H 6H 7H 8H 9H 10H", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
+                       "2D 3D 4D 5D 6D 7D 8D 9D 10D"], trump="2C")
+    with pytest.raises(sr.IllegalActionError, match="no chance decision"):
+        sr.sample_chance(s, random.Random(1))
+
+
+def test_random_playout_records_its_actions() -> None:
+    actions: list[sr.Action] = []
+    final = sr.random_playout(sr.GameConfig(players=5), random.Random(9), actions)
+    s = sr.new_game(sr.GameConfig(players=5))
+    for a in actions:
+        s = sr.apply(s, a)
+    assert s == final and sr.is_terminal(s)
+
+
+def test_the_public_api_is_pinned() -> None:
+    core = {
+        "GameConfig", "Variant", "Edition", "State", "Action", "Card", "ChestCard", "Suit",
+        "new_game", "legal_actions", "apply", "chance_outcomes", "current_player", "is_chance",
+        "is_terminal", "scores", "winners", "resolve_chance", "random_playout", "CHANCE",
+        "IllegalActionError", "InvalidNotationError", "ConfigError", "EditionError",
+        "InvalidStateError", "ShockError", "parse_action", "parse_card", "parse_chest_card",
+        "deal_hands", "apply_all", "view", "spectator_view", "PlayerView", "determinize",
+    }
+    assert core <= set(sr.__all__)
+    assert all(hasattr(sr, name) for name in sr.__all__)
+    assert not [n for n in sr.__all__ if n.startswith("_") and n != "__version__"]
