@@ -39,7 +39,7 @@ def test_chance_outcomes_are_exact_fractions_that_sum_to_one() -> None:
         if not sr.is_chance(s):
             assert outcomes == ()
             continue
-        assert all(type(p) is not float and isinstance(p, Fraction) for _, p in outcomes)
+        assert all(isinstance(p, Fraction) for _, p in outcomes)
         assert sum(p for _, p in outcomes) == 1
         assert [a for a, _ in outcomes] == list(sr.legal_actions(s))
         assert all(float(p) == p.numerator / p.denominator for _, p in outcomes)
