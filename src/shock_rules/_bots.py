@@ -1,0 +1,535 @@
+"""Bots: computer players that decide from a :class:`~shock_rules.PlayerView` only.
+
+A bot never receives the full state: :func:`~shock_rules.view` strips the other hands, the
+undealt cards and other seats' face-down cards (K34), so a bot cannot cheat by construction.
+
+- :class:`RandomBot` picks a legal action uniformly (optionally withdrawing rarely).
+- :class:`HeuristicBot` plays sensibly: it weighs the gems on its bag against the poison danger
+  (its poison counts, the chest poisons in the centre and those left in the chest deck), wins
+  tricks cheaply when that is safe, avoids tricks whose poisons would shock it, dumps its
+  weakest cards face down, covers its most dangerous poison and reveals chest cards by
+  :func:`~shock_rules.chest_odds`.
+- :class:`~shock_rules.MCTSBot` (in ``_mcts``) searches over determinizations.
+
+>>> import random
+>>> import shock_rules as sr
+>>> s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(3))
+>>> seat = sr.current_player(s)
+>>> action = HeuristicBot().choose(sr.view(s, seat), random.Random(0))
+>>> action in sr.legal_actions(s)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Final, Protocol, runtime_checkable
+
+from ._actions import DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action, ActionKind
+from ._cards import CARDS, RANKS, iter_bits, mask_of
+from ._config import GameConfig, Tables, Variant, tables_for
+from ._state import CHANCE_PHASES, Phase, State, Status
+from ._view import PlayerView
+
+__all__ = [
+    "BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bot", "play_game", "state_policy",
+]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player: it chooses one of the view's legal actions.
+
+    ``choose`` is called only when ``view.my_turn`` is true; it must return one of
+    ``view.legal_actions``. All randomness comes from ``rng`` so games are reproducible.
+    """
+
+    #: A short name for tables and records ("random", "heuristic", ...).
+    name: str
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        """Return the action to take in the position ``view`` describes."""
+        ...
+
+
+class RandomBot:
+    """A bot that picks uniformly among its legal actions.
+
+    With ``withdraw_rate`` below 1 it first decides whether to consider withdrawing at all
+    (with that probability), so that random players do not leave nearly every round at once.
+    """
+
+    name = "random"
+
+    def __init__(self, withdraw_rate: float = 0.1) -> None:
+        if not 0.0 <= withdraw_rate <= 1.0:
+            raise ValueError(f"withdraw_rate must be between 0 and 1, not {withdraw_rate}")
+        #: The chance of considering a withdrawal when one is possible.
+        self.withdraw_rate = withdraw_rate
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        """Return a random legal action."""
+        acts = view.legal_actions
+        if not acts:
+            raise ValueError("the view has no legal actions: it is not this seat's turn")
+        stay = [a for a in acts if a.kind is not ActionKind.WITHDRAW]
+        if stay and rng.random() >= self.withdraw_rate:
+            return rng.choice(stay)
+        return rng.choice(acts)
+
+    def __repr__(self) -> str:
+        return f"RandomBot(withdraw_rate={self.withdraw_rate})"
+
+
+# -- what the heuristic reads -----------------------------------------------------------------
+
+_TRUMP_KEY: Final = 2 * RANKS
+
+
+class _Info:
+    """The facts a decision needs, as bitmasks and lists: the seat's own cards and the public
+    facts only (K34), built from a view or, for search rollouts, from a state."""
+
+    __slots__ = (
+        "chest", "counts", "deck_size", "hand", "hand_sizes", "legal", "on_bag", "phase",
+        "players", "poisons_mine", "potions_stored", "round", "seat", "standard", "status",
+        "tables", "trick", "trump", "unseen", "voids",
+    )
+
+    def __init__(self, tables: Tables) -> None:
+        self.seat = 0
+        self.players = 0
+        self.phase = Phase.PLAY
+        self.round = 1
+        self.standard = True
+        self.hand = 0
+        # (seat, card index or -1 when hidden, face up, gems) for each card of the trick
+        self.trick: list[tuple[int, int, bool, int]] = []
+        self.trump = -1
+        self.status: tuple[Status, ...] = ()
+        self.on_bag: tuple[int, ...] = ()
+        self.hand_sizes: list[int] = []
+        self.voids: list[int] = []
+        self.counts: list[int] = []  # the seat's count of each poison type (K15)
+        self.poisons_mine = 0  # its uncovered poison number cards
+        self.potions_stored = 0
+        self.chest: list[int] = []  # chest deck, per kind of tables.chest_cards
+        self.unseen = 0  # cards whose place the seat does not know
+        self.deck_size = 0
+        self.legal: tuple[Action, ...] = ()
+        self.tables = tables
+
+    def in_round(self) -> list[int]:
+        """Return the seats still in the round."""
+        return [s for s, st in enumerate(self.status) if st is Status.IN]
+
+
+def _info_from_view(v: PlayerView) -> _Info:
+    t = tables_for(v.config)
+    i = _Info(t)
+    seat = v.seat
+    assert seat is not None
+    i.seat = seat
+    i.players = v.players
+    i.phase = v.phase
+    i.round = v.round
+    i.standard = v.config.variant is Variant.STANDARD
+    i.hand = mask_of(v.hand)
+    i.trick = [(p.seat, p.card.index if p.card is not None else -1, p.face_up, p.gems)
+               for p in v.trick]
+    i.trump = int(v.trump.suit) if v.trump is not None else -1
+    i.status = tuple(s.status for s in v.seats)
+    i.on_bag = tuple(s.on_bag for s in v.seats)
+    i.hand_sizes = [s.hand_size for s in v.seats]
+    i.voids = [s.void_mask for s in v.seats]
+    types = v.config.edition.poison_types
+    counts = [0] * len(types)
+    mine = 0
+    for pc in v.seats[seat].poisons:
+        if not pc.covered:
+            counts[types.index(pc.poison)] += 1
+            mine |= pc.card.bit
+    for c in v.chest_centre:
+        if c.poison is not None:
+            counts[types.index(c.poison)] += 1
+    i.counts = counts
+    i.poisons_mine = mine
+    i.potions_stored = v.seats[seat].stored_potions
+    chest = [0] * len(t.chest_cards)
+    for c in v.chest_deck:
+        chest[t.chest_index[c]] += 1
+    i.chest = chest
+    i.unseen = t.deck & ~v.seen_mask
+    i.deck_size = v.deck_size
+    i.legal = v.legal_actions
+    return i
+
+
+def _info_from_state(s: State) -> _Info:
+    """Build the acting seat's information from a full state, reading only what that seat may
+    know (its hand and face-down cards, and the public facts)."""
+    t = s.tables
+    seat = s.actor
+    i = _Info(t)
+    i.seat = seat
+    i.players = t.players
+    i.phase = s.phase
+    i.round = s.round
+    i.standard = s.config.variant is Variant.STANDARD
+    i.hand = s.hand_masks[seat]
+    i.trick = [(p.seat, p.card.index if p.face_up or p.seat == seat else -1, p.face_up, p.gems)
+               for p in s.trick]
+    i.trump = CARDS[s.trump_index].suit if s.trump_index >= 0 else -1
+    i.status = s.status
+    i.on_bag = s.on_bag
+    i.hand_sizes = [h.bit_count() for h in s.hand_masks]
+    i.voids = list(s.void_suits)
+    mine = s.poison_masks[seat] & ~s.covered_masks[seat]
+    counts = [(mine & m).bit_count() for m in t.type_masks]
+    for kind, n in enumerate(s.chest_centre):
+        if n and t.chest_poison[kind] >= 0:
+            counts[t.chest_poison[kind]] += n
+    i.counts = counts
+    i.poisons_mine = mine
+    i.potions_stored = s.potion_masks[seat].bit_count() - s.covered_masks[seat].bit_count()
+    i.chest = list(s.chest_deck)
+    others_down = 0
+    for j, m in enumerate(s.face_down_masks):
+        if j != seat:
+            others_down |= m
+    seen = i.hand | (s.discard_mask & ~others_down) | s.face_down_masks[seat]
+    if s.trump_index >= 0:
+        seen |= 1 << s.trump_index
+    for p in s.trick:
+        if p.face_up or p.seat == seat:
+            seen |= p.card.bit
+    for m in s.poison_masks:
+        seen |= m
+    for m in s.potion_masks:
+        seen |= m
+    i.unseen = t.deck & ~seen
+    i.deck_size = s.pool_mask.bit_count()
+    return i
+
+
+# -- the heuristic ----------------------------------------------------------------------------
+
+#: What staying in the round is worth beyond this trick, in gems (a rough average of the
+#: small chest icons and trick gems a seat collects; what a shock forfeits besides the bag).
+_FUTURE: Final = 2.0
+#: Cost per rank of spending a card (keeps strong cards; in the standard variant they carry
+#: over to the next round, K2).
+_CARD_COST: Final = 0.06
+
+
+class _Heuristic:
+    """The decisions of :class:`HeuristicBot`, over an :class:`_Info` (internal)."""
+
+    def __init__(self, caution: float = 1.0, reveal_margin: float = 0.25) -> None:
+        self.caution = caution
+        self.reveal_margin = reveal_margin
+
+    # chest ---------------------------------------------------------------------------------
+
+    def _chest_value(self, i: _Info, counts: list[int], bag: int) -> tuple[float, float]:
+        """Return (expected change of the bag, probability of a shock) for one chest card
+        revealed by this seat with ``bag`` on its bag and these poison counts (K20, K21)."""
+        t = i.tables
+        total = sum(i.chest)
+        if not total:
+            return 0.0, 0.0
+        value = 0.0
+        shock = 0
+        for kind, n in enumerate(i.chest):
+            if not n:
+                continue
+            card = t.chest_cards[kind]
+            p = t.chest_poison[kind]
+            if p < 0:
+                value += n * card.large
+            elif counts[p] >= 1:
+                shock += n
+                value -= n * (bag + _FUTURE * self.caution)
+            else:
+                # Not deadly now, but the type's count becomes 1 for everyone: a later card
+                # of the same type would shock (K21). Charge part of the bag for that risk.
+                left = i.chest[kind] - 1
+                value += n * (card.large - (0.3 * bag * self.caution if left else 0.0))
+        return value / total, shock / total
+
+    def _shock_per_reveal(self, i: _Info) -> float:
+        """The chance that one chest card revealed by anyone shocks this seat (K21)."""
+        t = i.tables
+        total = sum(i.chest)
+        if not total:
+            return 0.0
+        bad = sum(n for kind, n in enumerate(i.chest)
+                  if n and t.chest_poison[kind] >= 0
+                  and i.counts[t.chest_poison[kind]] >= 1)
+        return bad / total
+
+    def reveal(self, i: _Info) -> Action:
+        """Reveal another chest card when its expected gain beats the shock risk (K22)."""
+        value, shock = self._chest_value(i, i.counts, i.on_bag[i.seat])
+        return REVEAL if value > self.reveal_margin + shock * _FUTURE else STOP
+
+    # cover ---------------------------------------------------------------------------------
+
+    def cover(self, i: _Info) -> Action:
+        """Cover the poison card whose type is most dangerous: the highest count, then the
+        most chest poisons of its type left in the chest deck (K16)."""
+        t = i.tables
+
+        def danger(a: Action) -> tuple[int, int, int]:
+            assert a.card is not None
+            p = t.poison_of[a.card.index]
+            left = sum(n for kind, n in enumerate(i.chest)
+                       if t.chest_poison[kind] == p)
+            return (i.counts[p], left, -a.card.index)
+
+        return max(i.legal, key=danger)
+
+    # cards ---------------------------------------------------------------------------------
+
+    def _keep_value(self, i: _Info, idx: int) -> float:
+        """How much a card is worth keeping: its rank, more for a trump-suit card this round
+        and for potions (K16)."""
+        card = CARDS[idx]
+        v = float(card.rank)
+        if card.bit & i.tables.potion_cards:
+            v += 3.0
+        return v
+
+    def dump(self, i: _Info, mask: int) -> int:
+        """Return the card to play face down: the one least worth keeping. In the simplified
+        variant hands are discarded at the round's end (K2), so any card would do."""
+        return min(iter_bits(mask), key=lambda idx: (self._keep_value(i, idx), idx))
+
+    def _key(self, idx: int, lead: int, trump: int) -> int:
+        card = CARDS[idx]
+        if card.suit == trump:
+            return _TRUMP_KEY + card.rank
+        if card.suit == lead:
+            return card.rank
+        return -1
+
+    def _hold_chance(self, i: _Info, idx: int, lead: int) -> float:
+        """Estimate the chance that ``idx``, if it beats the trick now, still wins after the
+        seats that play after this one (only seats in the round play face up)."""
+        n = i.players
+        played = {s for s, _, _, _ in i.trick}
+        later = [s for s in range(n) if s != i.seat and s not in played
+                 and i.status[s] is Status.IN]
+        if not later:
+            return 1.0
+        card = CARDS[idx]
+        unseen = i.unseen
+        total = unseen.bit_count()
+        if not total:
+            return 1.0
+        t = i.tables
+        suit_mask = t.suit_masks[card.suit]
+        above = suit_mask & ~((1 << (idx + 1)) - 1)
+        higher = (unseen & above).bit_count() / total
+        trumps = 0.0
+        if card.suit != i.trump and i.trump >= 0:
+            trumps = (unseen & t.suit_masks[i.trump]).bit_count() / total
+        p = 1.0
+        for s in later:
+            size = max(1, i.hand_sizes[s])
+            beat = 1.0 - (1.0 - higher) ** size
+            if trumps:
+                void = bool(i.voids[s] >> card.suit & 1)
+                lacks = 1.0 if void else (1.0 - (unseen & suit_mask).bit_count() / total) ** size
+                beat += (1.0 - beat) * lacks * (1.0 - (1.0 - trumps) ** size)
+            p *= 1.0 - beat
+        return p
+
+    def _win_value(self, i: _Info, idx: int) -> float:
+        """The expected change of the bag if ``idx`` wins the trick: its gems, the mandatory
+        chest card, and the poisons and potions it takes (K14-K21)."""
+        t = i.tables
+        bag = i.on_bag[i.seat]
+        gems: float = sum(g for _, _, _, g in i.trick) + t.icons[idx]
+        played = {s for s, _, _, _ in i.trick}
+        for s in range(i.players):
+            if s != i.seat and s not in played:
+                gems += t.face_down_gems if i.status[s] is not Status.IN else 0.3
+        taken = 1 << idx
+        for _, c, up, _ in i.trick:
+            if up and c >= 0:
+                taken |= 1 << c
+        poisons = (i.poisons_mine | taken) & t.poison_cards
+        new_poisons = taken & t.poison_cards
+        potions = i.potions_stored + (taken & t.potion_cards).bit_count()
+        counts = list(i.counts)
+        for c in iter_bits(new_poisons):
+            counts[t.poison_of[c]] += 1
+        # K16: the potions cover number poisons; use them where a count reaches 2.
+        for c in sorted(iter_bits(poisons), key=lambda c: -counts[t.poison_of[c]]):
+            if potions and counts[t.poison_of[c]] >= 2:
+                counts[t.poison_of[c]] -= 1
+                potions -= 1
+        if max(counts, default=0) >= 2:
+            return -(bag + _FUTURE) * self.caution  # K17: shocked before the chest
+        chest, _ = self._chest_value(i, counts, int(bag + gems))
+        return gems + chest
+
+    def _play_scores(self, i: _Info) -> list[tuple[float, int]]:
+        lead = -1
+        best = -1
+        for _, c, up, _ in i.trick:
+            if up:
+                if lead < 0:
+                    lead = CARDS[c].suit
+                best = max(best, self._key(c, lead, i.trump))
+        t = i.tables
+        out: list[tuple[float, int]] = []
+        for a in i.legal:
+            if a.kind is not ActionKind.PLAY:
+                continue
+            assert a.card is not None
+            idx = a.card.index
+            my_lead = lead if lead >= 0 else CARDS[idx].suit
+            key = self._key(idx, my_lead, i.trump)
+            score = -_CARD_COST * self._keep_value(i, idx)
+            if key > best:
+                p = self._hold_chance(i, idx, my_lead)
+                score += p * self._win_value(i, idx)
+                if a.card.bit & t.poison_cards:
+                    score += (1 - p) * 0.4
+            elif a.card.bit & t.poison_cards:
+                score += 0.4  # a poison given to an opponent (rulebook, Poisons)
+            out.append((score, idx))
+        return out
+
+    def play(self, i: _Info) -> Action:
+        """Choose a card to play face up, or to withdraw."""
+        if i.status[i.seat] is not Status.IN:
+            return DOWN[self.dump(i, i.hand)]
+        scores = self._play_scores(i)
+        best_score, best_idx = max(scores, key=lambda si: (si[0], -si[1]))
+        bag = i.on_bag[i.seat]
+        if bag > 0:
+            # Staying risks the bag to chest poisons revealed by others this trick (K21)
+            # besides what the card's own outcome risks; withdrawing banks it (K11).
+            q = self._shock_per_reveal(i)
+            others = 1.2 * q * (bag + _FUTURE) * self.caution
+            tricks_left = i.hand.bit_count()
+            stay = best_score - others + (0.6 if tricks_left > 1 else 0.0)
+            if stay < 0 and len(i.in_round()) >= 1:
+                return WITHDRAW[self.dump(i, i.hand)]
+        return PLAY[best_idx]
+
+    def choose(self, i: _Info) -> Action:
+        if i.phase is Phase.PLAY:
+            return self.play(i)
+        if i.phase is Phase.CHEST_CHOICE:
+            return self.reveal(i)
+        if i.phase is Phase.COVER:
+            return self.cover(i)
+        raise ValueError(f"no decision in phase {i.phase.name.lower()}")
+
+
+class HeuristicBot:
+    """A bot that plays by rules of thumb (see the module docstring); deterministic.
+
+    ``caution`` scales how much it fears losing its bag (1.0 by default); ``reveal_margin`` is
+    the expected gain, in gems, that another chest card must promise.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, caution: float = 1.0, reveal_margin: float = 0.25) -> None:
+        self._h = _Heuristic(caution, reveal_margin)
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        """Return the heuristic's action for the view's seat."""
+        if not view.my_turn or not view.legal_actions:
+            raise ValueError("the view has no legal actions: it is not this seat's turn")
+        acts = view.legal_actions
+        if len(acts) == 1:
+            return acts[0]
+        return self._h.choose(_info_from_view(view))
+
+    def __repr__(self) -> str:
+        return f"HeuristicBot(caution={self._h.caution}, reveal_margin={self._h.reveal_margin})"
+
+
+def state_policy(caution: float = 1.0) -> Callable[[State], Action]:
+    """Return the heuristic as a fast policy on full states, for search rollouts: it reads only
+    what the acting seat may know (K34)."""
+    h = _Heuristic(caution)
+    from ._engine import legal_actions
+
+    def policy(state: State) -> Action:
+        acts = legal_actions(state)
+        if len(acts) == 1:
+            return acts[0]
+        i = _info_from_state(state)
+        i.legal = acts
+        return h.choose(i)
+
+    return policy
+
+
+def play_game(
+    config: GameConfig,
+    bots: Sequence[Bot],
+    rng: random.Random,
+    actions: list[Action] | None = None,
+) -> State:
+    """Return the final state of a game where ``bots[seat]`` decides for each seat, from its
+    view only, and chance is sampled with ``rng`` (K6). The actions taken, chance outcomes
+    included, are appended to ``actions`` when it is given (for a game record)."""
+    if len(bots) != config.players:
+        raise ValueError(f"play_game() needs {config.players} bots, got {len(bots)}")
+    from ._engine import apply, new_game, sample_chance
+    from ._view import view
+
+    state = new_game(config)
+    while state.phase is not Phase.OVER:
+        if state.phase in CHANCE_PHASES:
+            action = sample_chance(state, rng)
+        else:
+            seat = state.actor
+            action = bots[seat].choose(view(state, seat), rng)
+        if actions is not None:
+            actions.append(action)
+        state = apply(state, action)
+    return state
+
+
+def _mcts() -> Bot:
+    from ._mcts import MCTSBot
+
+    return MCTSBot()
+
+
+#: The bots by name, as the command line knows them: each makes a fresh bot.
+BOTS: Final[dict[str, Callable[[], Bot]]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "mcts": _mcts,
+}
+
+
+def make_bot(name: str) -> Bot:
+    """Return a new bot of the registered ``name`` (see :data:`BOTS`).
+
+    Raise :class:`ValueError` naming the known bots for an unknown name.
+    An MCTS bot's iteration budget may follow a colon: ``"mcts:50"``.
+    """
+    base, _, budget = name.strip().lower().partition(":")
+    factory = BOTS.get(base)
+    if factory is None:
+        raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}")
+    if not budget:
+        return factory()
+    if base != "mcts" or not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"invalid bot {name!r}: only mcts takes a budget, as in 'mcts:50'")
+    from ._mcts import MCTSBot
+
+    return MCTSBot(iterations=int(budget))
+

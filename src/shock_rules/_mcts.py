@@ -1,0 +1,191 @@
+"""An information-set Monte Carlo tree search bot.
+
+:class:`MCTSBot` decides from a :class:`~shock_rules.PlayerView` only. Each iteration draws a
+*determinization* -- a full state consistent with the view (:func:`~shock_rules.determinize`)
+-- and plays it forward: the bot's own decisions follow a tree of its action sequences (UCT,
+with availability counts because the legal actions differ between determinizations), the
+other seats follow a fast heuristic policy, and chance is sampled (K6). The playout stops at
+the end of the current round (or the game) and is scored by the bot's standing; the most
+visited root action is chosen.
+
+Only the decisions that shape the game are searched: which card to play face up, whether to
+withdraw (with the heuristic's choice of face-down card) and whether to reveal another chest
+card. Face-down cards while out of the round and potion covers follow the heuristic.
+
+>>> import random
+>>> import shock_rules as sr
+>>> s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(3))
+>>> v = sr.view(s, sr.current_player(s))
+>>> MCTSBot(iterations=20).choose(v, random.Random(1)) in v.legal_actions
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+
+from ._actions import WITHDRAW, Action, ActionKind
+from ._bots import HeuristicBot, _Heuristic, _info_from_state, state_policy
+from ._determinize import determinize
+from ._engine import apply, legal_actions, sample_chance
+from ._state import Phase, State, Status
+from ._view import PlayerView
+
+__all__ = ["MCTSBot"]
+
+
+class _Node:
+    """Statistics of one of the bot's action sequences (open loop: the other seats' moves and
+    chance between its decisions are not part of the node)."""
+
+    __slots__ = ("avail", "children", "value", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.value = 0.0
+        self.avail = 0
+        self.children: dict[Action, _Node] = {}
+
+
+class MCTSBot:
+    """An information-set MCTS bot (see the module docstring).
+
+    ``iterations`` bounds the determinizations per decision; ``seconds``, when given, bounds
+    the time too (the search stops at whichever comes first; a time budget makes results depend
+    on the machine's speed, an iteration budget does not). ``exploration`` is the UCT constant.
+    """
+
+    name = "mcts"
+
+    def __init__(self, iterations: int = 200, seconds: float | None = None,
+                 exploration: float = 0.5, caution: float = 1.0) -> None:
+        if iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive, not {seconds}")
+        #: The most determinizations searched per decision.
+        self.iterations = iterations
+        #: The most time spent per decision, or ``None``.
+        self.seconds = seconds
+        #: The UCT exploration constant (rewards lie in [0, 1]).
+        self.exploration = exploration
+        self._fallback = HeuristicBot(caution)
+        self._heuristic = _Heuristic(caution)
+        self._policy: Callable[[State], Action] = state_policy(caution)
+
+    def __repr__(self) -> str:
+        return (f"MCTSBot(iterations={self.iterations}, seconds={self.seconds}, "
+                f"exploration={self.exploration})")
+
+    # -- which decisions are searched ---------------------------------------------------------
+
+    def _candidates(self, state: State) -> tuple[Action, ...]:
+        """The actions the search considers at one of the bot's decisions in ``state``, or an
+        empty tuple when the heuristic decides (face-down plays, covers, forced moves)."""
+        phase = state.phase
+        if phase is Phase.CHEST_CHOICE:
+            return legal_actions(state)
+        if phase is not Phase.PLAY or state.status[state.actor] is not Status.IN:
+            return ()
+        acts = legal_actions(state)
+        plays = tuple(a for a in acts if a.kind is ActionKind.PLAY)
+        if not state.on_bag[state.actor]:
+            # Withdrawing with nothing on the bag banks nothing and forfeits the round (K11).
+            return plays if len(plays) > 1 else ()
+        info = _info_from_state(state)
+        dump = self._heuristic.dump(info, state.hand_masks[state.actor])
+        return (*plays, WITHDRAW[dump])
+
+    # -- the search ---------------------------------------------------------------------------
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        """Return the most visited action after the search."""
+        acts = view.legal_actions
+        if not view.my_turn or not acts:
+            raise ValueError("the view has no legal actions: it is not this seat's turn")
+        if len(acts) == 1:
+            return acts[0]
+        me = view.seat
+        assert me is not None
+        first = determinize(view, rng)
+        if not self._candidates(first):
+            return self._fallback.choose(view, rng)
+        root = _Node()
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        for it in range(self.iterations):
+            state = first if it == 0 else determinize(view, rng)
+            self._iterate(root, state, me, rng)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))
+        return best[0]
+
+    def _iterate(self, root: _Node, state: State, me: int, rng: random.Random) -> None:
+        rnd = state.round
+        policy = self._policy
+        node: _Node | None = root
+        path = [root]
+        while state.phase is not Phase.OVER and state.round == rnd:
+            phase = state.phase
+            if phase is Phase.DEAL or phase is Phase.CHEST or phase is Phase.TRUMP \
+                    or phase is Phase.LEADER:
+                state = apply(state, sample_chance(state, rng))
+                continue
+            if state.actor != me or node is None:
+                state = apply(state, policy(state))
+                continue
+            cands = self._candidates(state)
+            if len(cands) < 2:
+                state = apply(state, policy(state) if not cands else cands[0])
+                continue
+            action = self._select(node, cands, rng)
+            child = node.children.get(action)
+            if child is None:
+                child = node.children[action] = _Node()
+                child.avail = 1
+                node = None  # expanded: the rest is a playout
+            else:
+                node = child
+            path.append(child)
+            state = apply(state, action)
+        reward = _reward(state, me, rnd)
+        for n in path:
+            n.visits += 1
+            n.value += reward
+
+    def _select(self, node: _Node, cands: tuple[Action, ...], rng: random.Random) -> Action:
+        """UCT with availability counts: an action's exploration term uses how often it was
+        available, not the parent's visits (ISMCTS)."""
+        untried = [a for a in cands if a not in node.children]
+        for a in cands:
+            c = node.children.get(a)
+            if c is not None:
+                c.avail += 1
+        if untried:
+            return rng.choice(untried)
+        k = self.exploration
+
+        def ucb(a: Action) -> float:
+            ch = node.children[a]
+            return ch.value / ch.visits + k * math.sqrt(math.log(max(ch.avail, 1)) / ch.visits)
+
+        return max(cands, key=ucb)
+
+
+def _reward(state: State, me: int, rnd: int) -> float:
+    """Score a playout's end in [0, 1]: at the end of the game 1 for a win (shared wins
+    split, K28), else 0; at the end of a round, the bot's lead over the best other seat,
+    squashed, softer when more rounds remain."""
+    bags = [a + b for a, b in zip(state.in_bag, state.on_bag, strict=True)]
+    mine = bags[me]
+    best_other = max(b for s, b in enumerate(bags) if s != me)
+    if state.phase is Phase.OVER:
+        if mine < best_other:
+            return 0.0
+        return 1.0 / sum(1 for b in bags if b == mine) if mine == best_other else 1.0
+    rounds_left = 5 - rnd
+    scale = 6.0 + 5.0 * rounds_left
+    return 1.0 / (1.0 + math.exp(-(mine - best_other) / scale))

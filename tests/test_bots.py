@@ -1,0 +1,268 @@
+"""Bots: legal actions only, decisions from a PlayerView only, and sensible play on forced
+positions (K9, K11, K15-K17, K21, K22, K34)."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+import shock_rules as sr
+from shock_rules._bots import (
+    BOTS,
+    Bot,
+    HeuristicBot,
+    RandomBot,
+    make_bot,
+    play_game,
+    state_policy,
+)
+from shock_rules._mcts import MCTSBot
+
+A = sr.Action.parse
+
+
+def _start(hands: tuple[str, ...], trump: str, leader: int = 0) -> sr.State:
+    config = sr.GameConfig(players=len(hands), first_leader=leader)
+    return sr.deal_hands(sr.new_game(config), list(hands), trump=trump)
+
+
+class _Checked:
+    """Wraps a bot: checks that it receives a PlayerView of its own seat and answers with one
+    of that view's legal actions, which must be the engine's legal actions."""
+
+    def __init__(self, bot: Bot, seat: int, state_ref: list[sr.State]) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.seat = seat
+        self.state_ref = state_ref
+        self.calls = 0
+
+    def choose(self, view: sr.PlayerView, rng: random.Random) -> sr.Action:
+        assert type(view) is sr.PlayerView and view.seat == self.seat and view.my_turn
+        state = self.state_ref[0]
+        assert view == sr.view(state, self.seat)
+        action = self.bot.choose(view, rng)
+        assert action in sr.legal_actions(state)
+        self.calls += 1
+        return action
+
+
+@pytest.mark.parametrize("variant", list(sr.Variant))
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_bots_return_legal_actions_from_their_own_view(players: int, variant: sr.Variant) -> None:
+    rng = random.Random(players * 10 + len(variant.value))
+    config = sr.GameConfig(players=players, variant=variant)
+    for game in range(3):
+        ref = [sr.new_game(config)]
+        kinds: list[Bot] = [HeuristicBot(), RandomBot(0.2)]
+        bots = [_Checked(kinds[(s + game) % 2], s, ref) for s in range(players)]
+        state = ref[0]
+        while not sr.is_terminal(state):
+            if sr.is_chance(state):
+                action = sr.sample_chance(state, rng)
+            else:
+                action = bots[state.actor].choose(sr.view(state, state.actor), rng)
+            state = ref[0] = sr.apply(state, action)
+        assert sum(b.calls for b in bots) > 20
+
+
+def test_the_rollout_policy_reads_only_what_its_seat_may_know() -> None:
+    # Two states that the acting seat cannot tell apart (a determinization of its view) get
+    # the same decision: the policy ignores the other hands and the undealt cards (K34).
+    policy = state_policy()
+    rng = random.Random(11)
+    compared = 0
+    for players in (3, 4, 5):
+        state = sr.new_game(sr.GameConfig(players=players))
+        while not sr.is_terminal(state) and compared < 150 * (players - 2):
+            if sr.is_chance(state):
+                state = sr.apply(state, sr.sample_chance(state, rng))
+                continue
+            seat = state.actor
+            other = sr.determinize(sr.view(state, seat), rng)
+            assert sr.view(other, seat) == sr.view(state, seat)
+            assert policy(other) == policy(state)
+            compared += 1
+            state = sr.apply(state, policy(state))
+    assert compared > 300
+
+
+def test_heuristic_bot_beats_random_bots() -> None:
+    # A smoke-level strength check (the measured numbers are in benchmarks/strength.py):
+    # over 40 seeded games the heuristic seat wins far more than the 25% of equal strength.
+    wins = 0.0
+    for g in range(40):
+        bots: list[Bot] = [RandomBot() for _ in range(4)]
+        bots[g % 4] = HeuristicBot()
+        end = play_game(sr.GameConfig(players=4), bots, random.Random(g))
+        w = sr.winners(end)
+        wins += (g % 4 in w) / len(w)
+    assert wins / 40 > 0.45
+
+
+# -- forced positions -------------------------------------------------------------------------
+
+
+def test_heuristic_covers_the_poison_that_would_shock_it() -> None:
+    # Trick 1: seat 0 wins and reveals P:jellyfish (jellyfish count 1 for everyone, K21), stops.
+    # Trick 2: seat 0 leads 7H (bee); seat 1 plays 7S (jellyfish), seat 2 the potion 5C.
+    # Seat 0 takes two poison cards and one potion: it chooses what to cover (K16). Leaving
+    # 7S uncovered makes jellyfish 2 (shock, K17); leaving 7H makes bee 1 only.
+    hands = ("2H 3H 4H 5H 6H 7H 8H 9H 10H", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
+             "2C 3C 4C 5C 6C 8C 9C 10C 2D")
+    s = sr.apply_all(_start(hands, trump="7D"),
+                     "play 10H; play 2S; play 2C; chest P:jellyfish; stop; "
+                     "play 7H; play 7S; play 5C")
+    assert s.phase is sr.Phase.COVER and s.actor == 0
+    assert HeuristicBot().choose(sr.view(s, 0), random.Random(0)) == A("cover 7S")
+
+
+def test_heuristic_ducks_a_trick_whose_poison_would_shock_it() -> None:
+    # Trick 1: seat 1 wins with 10S and reveals P:bee: every seat in the round has bee 1.
+    # Trick 2: seat 1 leads 7H (bee). Seat 2 must follow hearts with 3H or 10H; 10H would win
+    # (seat 0's hearts stop at 9H, and nobody holds a club trump), take 7H and shock it.
+    hands = ("2H 4H 5H 6H 8H 9H 2S 3S 4S", "7H 5S 6S 7S 8S 9S 10S 2D 3D",
+             "3H 10H 4D 5D 6D 7D 8D 9D 10D")
+    s = sr.apply_all(_start(hands, trump="2C"),
+                     "play 4S; play 10S; play 4D; chest P:bee; stop; play 7H")
+    assert s.actor == 2 and s.poison_count(2, "bee") == 1
+    assert HeuristicBot().choose(sr.view(s, 2), random.Random(0)) == A("play 3H")
+
+
+def test_heuristic_wins_a_safe_trick_with_its_cheapest_winning_card() -> None:
+    # Seat 2 plays last to 4H, 8H: 9H and 10H both win for sure; 5H loses. Winning is safe
+    # (no poison) and pays the trick's gem plus a chest card, so it plays 9H, keeping 10H.
+    hands = ("4H 2S 3S 4S 5S 6S 8S 9S 10S", "8H 2D 3D 4D 5D 6D 8D 9D 10D",
+             "5H 9H 10H 2H 3H 6H 7H 7S 7D")
+    s = sr.apply_all(_start(hands, trump="2C"), "play 4H; play 8H")
+    assert HeuristicBot().choose(sr.view(s, 2), random.Random(0)) == A("play 9H")
+
+
+def _with_bag(v: sr.PlayerView, seat: int, gems: int) -> sr.PlayerView:
+    seats = tuple(attrs.evolve(s, on_bag=gems) if s.seat == seat else s for s in v.seats)
+    return attrs.evolve(v, seats=seats)
+
+
+def test_heuristic_reveals_when_cheap_and_stops_when_much_is_at_risk() -> None:
+    # After P:bee one deadly card is left among 23 (K21); with 3 gems at risk the expected
+    # gain is positive, with 40 it is not (see test_odds for the exact values).
+    hands = ("2H 3H 4H 5H 6H 7H 8H 9H 10H", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
+             "2D 3D 4D 5D 6D 7D 8D 9D 10D")
+    s = sr.apply_all(_start(hands, trump="2C"), "play 10H; play 2S; play 2D; chest P:bee")
+    v = sr.view(s, 0)
+    assert v.seats[0].on_bag == 3
+    bot = HeuristicBot()
+    assert bot.choose(v, random.Random(0)) == A("reveal")
+    assert bot.choose(_with_bag(v, 0, 40), random.Random(0)) == A("stop")
+
+
+def test_heuristic_withdraws_a_big_bag_when_every_chest_poison_type_is_live() -> None:
+    # Each poison type has one card in the centre and one left in the deck: any chest card
+    # anyone reveals may shock the seat (K21). With 40 gems on its bag it withdraws (K11),
+    # dumping its weakest card; with nothing on its bag it stays.
+    hands = ("2H 3H 4H 5H 6H 7H 8H 9H 10H", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
+             "2D 3D 4D 5D 6D 7D 8D 9D 10D")
+    s = sr.apply_all(_start(hands, trump="2C"),
+                     "play 10H; play 2S; play 2D; chest P:bee; reveal; chest P:spider; "
+                     "reveal; chest P:jellyfish")
+    assert s.phase is sr.Phase.PLAY and s.actor == 0
+    v = sr.view(s, 0)
+    bot = HeuristicBot()
+    assert bot.choose(_with_bag(v, 0, 40), random.Random(0)) == A("withdraw 2H")
+    assert bot.choose(_with_bag(v, 0, 0), random.Random(0)).kind is sr.ActionKind.PLAY
+
+
+def test_heuristic_never_withdraws_with_nothing_on_its_bag() -> None:
+    # Withdrawing banks the bag (K11): with an empty bag it only forfeits the round.
+    rng = random.Random(5)
+    bot = HeuristicBot()
+    seen = 0
+    for _ in range(30):
+        end_actions: list[sr.Action] = []
+        sr.random_playout(sr.GameConfig(players=4), rng, end_actions)
+        state = sr.new_game(sr.GameConfig(players=4))
+        for a in end_actions:
+            if sr.current_player(state) not in (sr.CHANCE, None) \
+                    and state.phase is sr.Phase.PLAY and state.status[state.actor] is sr.Status.IN \
+                    and state.on_bag[state.actor] == 0:
+                choice = bot.choose(sr.view(state, state.actor), rng)
+                assert choice.kind is not sr.ActionKind.WITHDRAW
+                seen += 1
+            state = sr.apply(state, a)
+    assert seen > 100
+
+
+# -- MCTS and the registry ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", list(sr.Variant))
+def test_mcts_with_a_tiny_budget_returns_legal_actions(variant: sr.Variant) -> None:
+    rng = random.Random(4)
+    bot = MCTSBot(iterations=6)
+    for players in (3, 5):
+        state = sr.new_game(sr.GameConfig(players=players, variant=variant))
+        decisions = 0
+        while not sr.is_terminal(state) and decisions < 12:
+            if sr.is_chance(state):
+                state = sr.apply(state, sr.sample_chance(state, rng))
+                continue
+            action = bot.choose(sr.view(state, state.actor), rng)
+            assert action in sr.legal_actions(state)
+            state = sr.apply(state, action)
+            decisions += 1
+
+
+def test_mcts_time_budget_and_arguments() -> None:
+    s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(2))
+    v = sr.view(s, s.actor)
+    assert MCTSBot(iterations=10**6, seconds=0.05).choose(v, random.Random(0)) in v.legal_actions
+    with pytest.raises(ValueError, match="iterations"):
+        MCTSBot(iterations=0)
+    with pytest.raises(ValueError, match="seconds"):
+        MCTSBot(seconds=0)
+    with pytest.raises(ValueError, match="not this seat's turn"):
+        MCTSBot().choose(sr.view(s, (s.actor + 1) % 4), random.Random(0))
+
+
+def test_mcts_is_reproducible_with_the_same_generator() -> None:
+    s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(9))
+    v = sr.view(s, s.actor)
+    a = MCTSBot(iterations=30).choose(v, random.Random(1))
+    assert a == MCTSBot(iterations=30).choose(v, random.Random(1))
+
+
+def test_bot_registry() -> None:
+    assert set(BOTS) == {"random", "heuristic", "mcts"}
+    for name in BOTS:
+        bot = make_bot(name)
+        assert bot.name == name and isinstance(bot, Bot)
+    assert isinstance(make_bot("MCTS:7"), MCTSBot)
+    assert make_bot("mcts:7").iterations == 7  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="unknown bot 'alphago'"):
+        make_bot("alphago")
+    with pytest.raises(ValueError, match="only mcts takes a budget"):
+        make_bot("random:5")
+
+
+def test_bots_refuse_a_view_without_a_decision() -> None:
+    s = sr.new_game(sr.GameConfig(players=3))
+    for bot in (RandomBot(), HeuristicBot()):
+        with pytest.raises(ValueError, match="no legal actions"):
+            bot.choose(sr.view(s, 0), random.Random(0))
+    with pytest.raises(ValueError, match="withdraw_rate"):
+        RandomBot(1.5)
+
+
+def test_play_game_records_a_replayable_game() -> None:
+    from shock_rules._record import record_game, replay
+
+    config = sr.GameConfig(players=3, variant=sr.Variant.SIMPLIFIED)
+    actions: list[sr.Action] = []
+    end = play_game(config, [HeuristicBot(), RandomBot(), HeuristicBot()], random.Random(3),
+                    actions)
+    assert sr.is_terminal(end)
+    assert replay(record_game(config, actions))[-1] == end
+    with pytest.raises(ValueError, match="needs 3 bots"):
+        play_game(config, [RandomBot()], random.Random(0))
