@@ -81,7 +81,8 @@ def test_a_covered_poison_card_counts_zero() -> None:
 def test_an_empty_chest_deck_gives_zero_odds() -> None:
     v = sr.view(sr.apply_all(_start(), "play 10H; play 2S; play 2D"), 0)
     odds = chest_odds(attrs.evolve(v, chest_deck=()))  # K23: nothing would be revealed
-    assert (odds.cards, odds.poison, odds.shock, odds.gain) == (0, 0, 0, 0)
+    assert odds.cards == 0
+    assert odds.poison == odds.shock == odds.gain == Fraction(0)
 
 
 def test_odds_need_a_seat_in_the_round() -> None:
