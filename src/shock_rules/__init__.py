@@ -9,6 +9,7 @@ True
 """
 
 from ._actions import Action, ActionKind, parse_action
+from ._bots import Bot, HeuristicBot, RandomBot, make_bot, play_game
 from ._cards import Card, Suit, parse_card
 from ._config import GameConfig, Variant
 from ._determinize import determinize
@@ -70,6 +71,8 @@ from ._json import (
     to_json,
     view_from_json,
 )
+from ._mcts import MCTSBot
+from ._odds import ChestOdds, chest_odds
 from ._position import format_position, parse_position
 from ._record import (
     GameRecord,
@@ -99,12 +102,14 @@ __all__ = [
     "SCHEMA",
     "Action",
     "ActionKind",
+    "Bot",
     "Card",
     "CardDealt",
     "CardPlayed",
     "ChanceMarker",
     "ChestCard",
     "ChestKind",
+    "ChestOdds",
     "ChestRevealed",
     "ChestStopped",
     "ConfigError",
@@ -117,12 +122,14 @@ __all__ = [
     "GemKind",
     "GemsBanked",
     "GemsGained",
+    "HeuristicBot",
     "HiddenCardDealt",
     "HiddenCardPlayed",
     "IllegalActionError",
     "InvalidNotationError",
     "InvalidStateError",
     "LeaderChosen",
+    "MCTSBot",
     "Phase",
     "Play",
     "PlayerView",
@@ -130,6 +137,7 @@ __all__ = [
     "PoisonCovered",
     "PoisonTaken",
     "PotionTaken",
+    "RandomBot",
     "RecordError",
     "RoundEndReason",
     "RoundEnded",
@@ -151,6 +159,7 @@ __all__ = [
     "apply",
     "apply_all",
     "chance_outcomes",
+    "chest_odds",
     "config_from_json",
     "current_player",
     "deal_hands",
@@ -164,6 +173,7 @@ __all__ = [
     "is_chance",
     "is_terminal",
     "legal_actions",
+    "make_bot",
     "new_game",
     "parse_action",
     "parse_card",
@@ -171,6 +181,7 @@ __all__ = [
     "parse_chest_card",
     "parse_position",
     "parse_record",
+    "play_game",
     "random_playout",
     "record_from_json",
     "record_game",
