@@ -1,0 +1,1 @@
+"""Hypothesis property tests: whole games drawn choice by choice, checked at every step."""
