@@ -49,6 +49,7 @@ class _Checked:
         return action
 
 
+@pytest.mark.rule("INFO-2")
 @pytest.mark.parametrize("variant", list(sr.Variant))
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_bots_return_legal_actions_from_their_own_view(players: int, variant: sr.Variant) -> None:
@@ -68,6 +69,7 @@ def test_bots_return_legal_actions_from_their_own_view(players: int, variant: sr
         assert sum(b.calls for b in bots) > 20
 
 
+@pytest.mark.rule("INFO-1")
 def test_the_rollout_policy_reads_only_what_its_seat_may_know() -> None:
     # Two states that the acting seat cannot tell apart (a determinization of its view) get
     # the same decision: the policy ignores the other hands and the undealt cards (K34).

@@ -29,6 +29,7 @@ def _start(hands: tuple[str, ...] = HANDS_3, trump: str = "2C") -> sr.State:
     return sr.deal_hands(sr.new_game(config), list(hands), trump=trump)
 
 
+@pytest.mark.rule("CHEST-2")
 def test_a_full_chest_cannot_shock_a_seat_without_poison() -> None:
     # Seat 0 wins 10H / 2S / 2D (the 2s carry a gem each, K33) and must reveal (K19).
     s = sr.apply_all(_start(), "play 10H; play 2S; play 2D")
@@ -41,6 +42,7 @@ def test_a_full_chest_cannot_shock_a_seat_without_poison() -> None:
     assert odds.safe
 
 
+@pytest.mark.rule("CHEST-3")
 def test_a_chest_poison_in_the_centre_makes_its_twin_deadly() -> None:
     # After P:bee every seat in the round has a bee count of 1 (K15); the other P:bee among
     # the 23 cards left would shock the revealer (K21), costing its 2 + 1 gems on the bag.
@@ -57,6 +59,7 @@ def test_a_chest_poison_in_the_centre_makes_its_twin_deadly() -> None:
     assert not odds.safe
 
 
+@pytest.mark.rule("POISON-1")
 def test_an_uncovered_poison_number_card_counts() -> None:
     # Seat 1 cannot follow hearts and plays 7S (jellyfish); seat 0 wins it (K14) with one gem
     # (2D). Both P:jellyfish cards of the 24 would now shock seat 0.
@@ -67,6 +70,7 @@ def test_an_uncovered_poison_number_card_counts() -> None:
     assert odds.gain == Fraction(38 + 4 * 1 - 2 * 1, 24)
 
 
+@pytest.mark.rule("POTION-2")
 def test_a_covered_poison_card_counts_zero() -> None:
     hands = ("2H 3H 4H 5H 6H 7H 8H 9H 10H", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
              "2D 3D 4D 5D 6D 8D 9D 10D 5C")
@@ -78,6 +82,7 @@ def test_a_covered_poison_card_counts_zero() -> None:
     assert odds.gain == Fraction(44, 24)
 
 
+@pytest.mark.rule("CHEST-5")
 def test_an_empty_chest_deck_gives_zero_odds() -> None:
     v = sr.view(sr.apply_all(_start(), "play 10H; play 2S; play 2D"), 0)
     odds = chest_odds(attrs.evolve(v, chest_deck=()))  # K23: nothing would be revealed
@@ -111,6 +116,7 @@ def _engine_odds(state: sr.State, seat: int) -> tuple[Fraction, Fraction]:
     return shock, gain
 
 
+@pytest.mark.rule("CHEST-3")
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_odds_agree_with_the_engine_at_every_chest_reveal(players: int) -> None:
     rng = random.Random(players)
