@@ -120,10 +120,6 @@ class _Info:
         self.legal: tuple[Action, ...] = ()
         self.tables = tables
 
-    def in_round(self) -> list[int]:
-        """Return the seats still in the round."""
-        return [s for s, st in enumerate(self.status) if st is Status.IN]
-
 
 def _info_from_view(v: PlayerView) -> _Info:
     t = tables_for(v.config)
@@ -418,7 +414,7 @@ class _Heuristic:
             others = 1.2 * q * (bag + _FUTURE) * self.caution
             tricks_left = i.hand.bit_count()
             stay = best_score - others + (0.6 if tricks_left > 1 else 0.0)
-            if stay < 0 and len(i.in_round()) >= 1:
+            if stay < 0:
                 return WITHDRAW[self.dump(i, i.hand)]
         return PLAY[best_idx]
 
