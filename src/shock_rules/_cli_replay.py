@@ -58,7 +58,8 @@ def replay_command(path: str, step: bool, stdin: TextIO, out: TextIO) -> int:
     print(f"Shock! Knights & Poisons - {cfg.players} players, {cfg.variant.value} variant, "
           f"{len(record.actions)} actions", file=out)
     for key, value in record.headers:
-        print(f"[{key}] {value}", file=out)
+        if not (key.startswith("Seat") and key[4:].isdigit()):
+            print(f"[{key}] {value}", file=out)
     for seat, name in names.items():
         if name:
             print(f"seat {seat} is {name}", file=out)
