@@ -7,7 +7,6 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import configs, game_steps
 
 from shock_rules import (
     ActionKind,
@@ -21,6 +20,7 @@ from shock_rules import (
     TrickWon,
     Variant,
 )
+from strategies import configs, game_steps
 
 from ._support import VARIANTS, events_of, game_settings, poison_count, round_ended
 
@@ -79,7 +79,8 @@ def test_chest_challenges_follow_the_rules(variant: Variant, data: st.DataObject
         # CHEST-1: once a trick's potions are settled, a winner still in the round opens the
         # chest if it has a card, even after the last trick of the round (ROUND-4).
         won = events_of(s.events, TrickWon)
-        settled = (won or (prev.phase is Phase.COVER and events_of(s.events, PoisonCovered))) \
+        covered = events_of(s.events, PoisonCovered)
+        settled = bool(won or (prev.phase is Phase.COVER and covered)) \
             and s.phase is not Phase.COVER
         if settled:
             winner = won[0].seat if won else prev.actor

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import configs, game_steps
 
 from shock_rules import CardPlayed, GameConfig, Variant
 from shock_rules._invariants import check_state
+from strategies import configs, game_steps
 
 from ._support import VARIANTS, deck_mask, events_of, game_settings
 

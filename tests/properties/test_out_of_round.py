@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import configs, game_steps
 
 from shock_rules import (
     ActionKind,
@@ -22,6 +21,7 @@ from shock_rules import (
     Withdrew,
     legal_actions,
 )
+from strategies import configs, game_steps
 
 from ._support import VARIANTS, events_of, game_settings, round_ended
 

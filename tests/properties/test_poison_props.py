@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import configs, game_steps
 
 from shock_rules import (
     ActionKind,
@@ -19,6 +18,7 @@ from shock_rules import (
     TrickWon,
     Variant,
 )
+from strategies import configs, game_steps
 
 from ._support import VARIANTS, events_of, game_settings, poison_count, round_ended
 
@@ -77,8 +77,8 @@ def test_potions_cover_only_number_poison_cards(variant: Variant, data: st.DataO
                 assert not (stored and uncovered)
         for ev in events_of(s.events, PoisonCovered):
             assert ev.card in poison_cards
-        for ev in events_of(s.events, PoisonTaken):
-            assert ed.poison_type(ev.card) == ev.poison
+        for taken in events_of(s.events, PoisonTaken):
+            assert ed.poison_type(taken.card) == taken.poison
         if step.action.kind is ActionKind.CHEST and not round_ended(s):
             # POTION-5: a chest poison never consumes or is covered by a potion.
             assert s.covered_masks == prev.covered_masks

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import configs, game_steps
 
 from shock_rules import (
     ActionKind,
@@ -26,6 +25,7 @@ from shock_rules import (
     scores,
     winners,
 )
+from strategies import configs, game_steps
 
 from ._support import VARIANTS, deck_mask, events_of, game_settings
 
@@ -98,7 +98,7 @@ def test_rounds_end_bank_and_hand_over_the_lead(variant: Variant, data: st.DataO
     n = config.players
     rounds_ended = 0
     last_winner = -1
-    round_leader = config.first_leader
+    round_leader = -1 if config.first_leader is None else config.first_leader
     state = None
     for step in game_steps(data, config):
         prev, s = step.state, step.next

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import configs, game_steps
 
 from shock_rules import (
     ActionKind,
@@ -23,6 +22,7 @@ from shock_rules import (
     Variant,
     legal_actions,
 )
+from strategies import configs, game_steps
 
 from ._support import VARIANTS, events_of, game_settings, round_ended
 
