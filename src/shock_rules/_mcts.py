@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 
 from ._actions import WITHDRAW, Action, ActionKind
-from ._bots import HeuristicBot, _Heuristic, _info_from_state, state_policy
+from ._bots import CAUTION, HeuristicBot, _Heuristic, _info_from_state, state_policy
 from ._determinize import determinize
 from ._engine import apply, legal_actions, sample_chance
 from ._state import Phase, State, Status
@@ -61,7 +61,7 @@ class MCTSBot:
     name = "mcts"
 
     def __init__(self, iterations: int = 200, seconds: float | None = None,
-                 exploration: float = 0.5, caution: float = 1.0) -> None:
+                 exploration: float = 0.5, caution: float = CAUTION) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if seconds is not None and seconds <= 0:
