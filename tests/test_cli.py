@@ -259,3 +259,14 @@ def test_bad_arguments_give_a_one_line_error_and_status_2(
 def test_demo_still_works(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--players", "3", "--seed", "1"]) == 0
     assert "Final scores" in capsys.readouterr().out
+
+
+def test_play_and_simulate_without_rich_say_how_to_install_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "rich", None)  # makes `import rich` fail
+    for command in ("play", "simulate"):
+        with pytest.raises(SystemExit) as exc:
+            main([command])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "pip install 'shock-rules[cli]'" in err

@@ -204,6 +204,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BrokenPipeError:  # e.g. piped into `head`: stop quietly
             sys.stderr.close()
             return 0
+    if args.command in ("play", "simulate"):
+        try:
+            import rich  # noqa: F401
+        except ImportError:
+            parser.error(f"'{args.command}' needs the rich package: "
+                         "pip install 'shock-rules[cli]'")
     if args.command == "play":
         if args.seat >= args.players:
             parser.error(f"--seat must be 0-{args.players - 1} with {args.players} players, "
