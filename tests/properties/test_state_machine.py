@@ -98,7 +98,8 @@ class GameMachine(RuleBasedStateMachine):
         turn = current_player(state)
         seat = None
         legal = legal_actions(state)
-        if legal and data.draw(st.booleans(), label="wrong seat?"):
+        wrong_seat: bool = bool(legal) and data.draw(st.booleans(), label="wrong seat?")
+        if wrong_seat:
             action = data.draw(st.sampled_from(legal), label="legal action")
             others = [s for s in range(state.config.players) if s != turn]
             seat = data.draw(st.sampled_from(others), label="wrong seat")
