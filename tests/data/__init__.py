@@ -1,0 +1,1 @@
+"""Test data: golden games and the script that makes them."""
