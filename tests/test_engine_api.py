@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import pickle
 import random
 from fractions import Fraction
@@ -9,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 import shock_rules as sr
+from shock_rules._config import tables_for
 
 
 def _positions(seed: int, games: int = 6) -> list[sr.State]:
@@ -123,3 +125,28 @@ def test_the_public_api_is_pinned() -> None:
     assert core <= set(sr.__all__)
     assert all(hasattr(sr, name) for name in sr.__all__)
     assert not [n for n in sr.__all__ if n.startswith("_") and n != "__version__"]
+
+
+@pytest.mark.rule("DEAL-4")
+def test_chest_outcomes_follow_each_games_own_chest_across_many_editions() -> None:
+    # Regression: a cache of chest outcomes keyed by the identity of a config's tables served
+    # another edition's cards once those tables were freed and the identity reused.
+    hands = ["2H 3H 4H 5H 6H 7H 8H 9H 10H", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
+             "2D 3D 4D 5D 6D 7D 8D 9D 10D"]
+    base = sr.Edition.default().to_dict()
+    for i in range(150):  # more editions than the tables cache holds
+        data = {**base, "chest": [{"kind": "gem", "large": 1 + i % 7, "small": i % 3,
+                                   "count": 1 + i % 4},
+                                  {"kind": "poison", "poison": "bee", "count": 2}]}
+        config = sr.GameConfig(players=3, first_leader=0, edition=sr.Edition.from_dict(data))
+        tables_for.cache_clear()  # free the previous game's tables so their memory is reused
+        gc.collect()
+        s = sr.apply_all(sr.deal_hands(sr.new_game(config), hands, trump="2C"),
+                         "play 10H; play 2S; play 2D")
+        assert s.phase is sr.Phase.CHEST
+        outcomes = dict(sr.chance_outcomes(s))
+        gem = sr.ChestCard(sr.ChestKind.GEM, 1 + i % 7, i % 3)
+        assert outcomes == {
+            sr.Action.chest(gem): Fraction(1 + i % 4, 3 + i % 4),
+            sr.Action.chest(sr.ChestCard.parse("P:bee")): Fraction(2, 3 + i % 4),
+        }

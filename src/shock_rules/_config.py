@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import Final
+from fractions import Fraction
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
 from ._cards import CARDS, NUM_CARDS, Suit
 from ._edition import ChestCard, Edition
 from ._errors import ConfigError
+
+if TYPE_CHECKING:
+    from ._actions import Action
 
 __all__ = ["GameConfig", "Variant"]
 
@@ -128,6 +132,11 @@ class Tables:
     chest_poison: tuple[int, ...]  # poison type index by chest card, -1 for gem cards
     supply: int  # starting supply value (K29)
     suit_masks: tuple[int, ...]
+    # Chest outcomes by chest-deck contents, filled by the engine. It lives here, not in a
+    # module-level dict keyed by id(), so it can never outlive these tables' chest cards.
+    chest_outcomes: dict[tuple[int, ...], tuple[tuple[Action, Fraction], ...]] = attrs.field(
+        factory=dict, repr=False
+    )
 
 
 @functools.lru_cache(maxsize=64)

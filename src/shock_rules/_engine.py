@@ -278,20 +278,18 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     return ()
 
 
-_CHEST_OUTCOMES: dict[tuple[int, tuple[int, ...]], tuple[tuple[Action, Fraction], ...]] = {}
-
-
 def _chest_outcomes(
     t: Tables, deck: tuple[int, ...]
 ) -> tuple[tuple[Action, Fraction], ...]:
-    # The chest deck's contents repeat across games and rounds, so its outcomes are cached.
-    key = (id(t), deck)
-    found = _CHEST_OUTCOMES.get(key)
+    # The chest deck's contents repeat across games and rounds, so its outcomes are cached
+    # with the tables of the game's config.
+    cache = t.chest_outcomes
+    found = cache.get(deck)
     if found is None:
-        if len(_CHEST_OUTCOMES) > 50_000:
-            _CHEST_OUTCOMES.clear()
+        if len(cache) > 20_000:
+            cache.clear()
         total = sum(deck)
-        found = _CHEST_OUTCOMES[key] = tuple(
+        found = cache[deck] = tuple(
             (Action.chest(c), _fraction(n, total))
             for c, n in zip(t.chest_cards, deck, strict=True)
             if n
