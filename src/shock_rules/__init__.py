@@ -85,6 +85,7 @@ from ._record import (
 )
 from ._script import apply_all, deal_hands, parse_cards
 from ._state import CHANCE, ChanceMarker, Phase, Play, PoisonCard, State, Status
+from ._transcript import describe_event, transcript
 from ._view import (
     HiddenCardDealt,
     HiddenCardPlayed,
@@ -163,6 +164,7 @@ __all__ = [
     "config_from_json",
     "current_player",
     "deal_hands",
+    "describe_event",
     "determinize",
     "edition_from_json",
     "events_from_json",
@@ -193,6 +195,7 @@ __all__ = [
     "state_from_json",
     "to_dict",
     "to_json",
+    "transcript",
     "view",
     "view_from_json",
     "winners",
