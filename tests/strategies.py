@@ -12,6 +12,7 @@ is true only once in :data:`WITHDRAW_ODDS` draws (and shrinks to false).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -33,6 +34,7 @@ from shock_rules import (
     is_terminal,
     legal_actions,
     new_game,
+    sample_chance,
 )
 
 __all__ = [
@@ -43,7 +45,9 @@ __all__ = [
     "editions",
     "game_steps",
     "play_game",
+    "positions",
     "random_editions",
+    "random_step",
 ]
 
 #: A seat in the round withdraws on about one decision in this many (see the module docstring).
@@ -166,3 +170,31 @@ def game_steps(data: st.DataObject, config: GameConfig) -> Iterator[Step]:
 def play_game(data: st.DataObject, config: GameConfig) -> list[Step]:
     """Return all the steps of a whole game drawn from ``data``."""
     return list(game_steps(data, config))
+
+
+def random_step(s: State, rng: random.Random, withdraw_odds: int) -> State:
+    """Apply one random action; a seat in the round withdraws once in ``withdraw_odds`` turns,
+    so that games reach deep into a round but still show face-down cards."""
+    if is_chance(s):
+        return apply(s, sample_chance(s, rng))
+    acts = legal_actions(s)
+    stay = [a for a in acts if a.kind is not ActionKind.WITHDRAW]
+    if stay and rng.randrange(withdraw_odds):
+        return apply(s, rng.choice(stay))
+    return apply(s, rng.choice(acts))
+
+
+@st.composite
+def positions(draw: st.DrawFn, variant: Variant) -> State:
+    """A state reached by seeded random play from a new game (cheap to draw and shrink)."""
+    players = draw(st.sampled_from([3, 4, 5]), label="players")
+    seed = draw(st.integers(0, 2**32 - 1), label="seed")
+    steps = draw(st.integers(0, 420), label="steps")
+    odds = draw(st.sampled_from([2, 8, 30]), label="withdraw odds")
+    rng = random.Random(seed)
+    s = new_game(GameConfig(players=players, variant=variant))
+    for _ in range(steps):
+        if is_terminal(s):
+            break
+        s = random_step(s, rng, odds)
+    return s

@@ -13,55 +13,27 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shock_rules import (
-    ActionKind,
     Card,
     GameConfig,
     PlayerView,
     State,
     Suit,
     Variant,
-    apply,
     apply_all,
     deal_hands,
     determinize,
-    is_chance,
     is_terminal,
-    legal_actions,
     new_game,
     parse_cards,
-    sample_chance,
     spectator_view,
     view,
 )
 from shock_rules._invariants import check_state
+from strategies import positions, random_step
 
 VARIANTS = tuple(Variant)
 
 
-def _step(s: State, rng: random.Random, withdraw_odds: int) -> State:
-    if is_chance(s):
-        return apply(s, sample_chance(s, rng))
-    acts = legal_actions(s)
-    stay = [a for a in acts if a.kind is not ActionKind.WITHDRAW]
-    if stay and rng.randrange(withdraw_odds):
-        return apply(s, rng.choice(stay))
-    return apply(s, rng.choice(acts))
-
-
-@st.composite
-def positions(draw: st.DrawFn, variant: Variant) -> State:
-    """A state reached by random play from a new game."""
-    players = draw(st.sampled_from([3, 4, 5]), label="players")
-    seed = draw(st.integers(0, 2**32 - 1), label="seed")
-    steps = draw(st.integers(0, 420), label="steps")
-    odds = draw(st.sampled_from([2, 8, 30]), label="withdraw odds")
-    rng = random.Random(seed)
-    s = new_game(GameConfig(players=players, variant=variant))
-    for _ in range(steps):
-        if is_terminal(s):
-            break
-        s = _step(s, rng, odds)
-    return s
 
 
 def _view_of(s: State, seat: int | None) -> PlayerView:
@@ -99,7 +71,7 @@ def test_a_determinized_state_is_valid_and_looks_the_same(variant: Variant,
         for _ in range(12):
             if is_terminal(d):
                 break
-            d = _step(d, rng, 8)
+            d = random_step(d, rng, 8)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -36,15 +36,14 @@ from shock_rules import (
     apply_all,
     current_player,
     deal_hands,
-    is_chance,
     is_terminal,
     legal_actions,
     new_game,
-    sample_chance,
     spectator_view,
     view,
 )
 from shock_rules._invariants import check_state
+from strategies import positions, random_step
 
 # Every test here checks what a seat may and may not see (K34).
 pytestmark = pytest.mark.rule("INFO-1")
@@ -52,32 +51,6 @@ pytestmark = pytest.mark.rule("INFO-1")
 VARIANTS = tuple(Variant)
 
 
-def _step(s: State, rng: random.Random, withdraw_odds: int) -> State:
-    """Apply one random action; a seat in the round withdraws once in ``withdraw_odds`` turns,
-    so that games reach deep into a round but still show face-down cards."""
-    if is_chance(s):
-        return apply(s, sample_chance(s, rng))
-    acts = legal_actions(s)
-    stay = [a for a in acts if a.kind is not ActionKind.WITHDRAW]
-    if stay and rng.randrange(withdraw_odds):
-        return apply(s, rng.choice(stay))
-    return apply(s, rng.choice(acts))
-
-
-@st.composite
-def positions(draw: st.DrawFn, variant: Variant) -> State:
-    """A state reached by random play from a new game."""
-    players = draw(st.sampled_from([3, 4, 5]), label="players")
-    seed = draw(st.integers(0, 2**32 - 1), label="seed")
-    steps = draw(st.integers(0, 420), label="steps")
-    odds = draw(st.sampled_from([2, 8, 30]), label="withdraw odds")
-    rng = random.Random(seed)
-    s = new_game(GameConfig(players=players, variant=variant))
-    for _ in range(steps):
-        if is_terminal(s):
-            break
-        s = _step(s, rng, odds)
-    return s
 
 
 def _viewers(s: State) -> list[int | None]:
@@ -174,7 +147,7 @@ def test_swapping_a_face_down_card_of_the_trick_leaves_the_view_unchanged(
     for _ in range(80):  # move on to a trick holding a face-down card
         if any(not p.face_up for p in s.trick) or is_terminal(s):
             break
-        s = _step(s, rng, 3)
+        s = random_step(s, rng, 3)
     downs = [p for p in s.trick if not p.face_up]
     assume(downs)
     down = data.draw(st.sampled_from(downs), label="face-down play")
@@ -231,7 +204,7 @@ def test_the_same_public_step_gives_equal_views(variant: Variant, data: st.DataO
         actor, alts = _hidden_alternatives(s)
         if len(alts) >= 2 or is_terminal(s):
             break
-        s = _step(s, rng, 4)
+        s = random_step(s, rng, 4)
     assume(len(alts) >= 2)
     x = data.draw(st.sampled_from(alts), label="x")
     y = data.draw(st.sampled_from([a for a in alts if a != x]), label="y")
