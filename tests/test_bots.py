@@ -228,11 +228,25 @@ def test_mcts_time_budget_and_arguments() -> None:
         MCTSBot().choose(sr.view(s, (s.actor + 1) % 4), random.Random(0))
 
 
-def test_mcts_is_reproducible_with_the_same_generator() -> None:
+@pytest.mark.parametrize("paired", [True, False])
+def test_mcts_is_reproducible_with_the_same_generator(paired: bool) -> None:
     s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(9))
     v = sr.view(s, s.actor)
-    a = MCTSBot(iterations=30).choose(v, random.Random(1))
-    assert a == MCTSBot(iterations=30).choose(v, random.Random(1))
+    a = MCTSBot(iterations=30, paired=paired).choose(v, random.Random(1))
+    assert a in v.legal_actions
+    assert a == MCTSBot(iterations=30, paired=paired).choose(v, random.Random(1))
+
+
+def test_mcts_ducks_the_trick_whose_poison_would_shock_it() -> None:
+    # The position of test_heuristic_ducks_a_trick_whose_poison_would_shock_it: 10H wins 7H
+    # and shocks seat 2 (bee 2, K17) whatever the hidden cards are, so every playout of
+    # 10H ends the round with seat 2 out; 3H keeps it in.
+    hands = ("2H 4H 5H 6H 8H 9H 2S 3S 4S", "7H 5S 6S 7S 8S 9S 10S 2D 3D",
+             "3H 10H 4D 5D 6D 7D 8D 9D 10D")
+    s = sr.apply_all(_start(hands, trump="2C"),
+                     "play 4S; play 10S; play 4D; chest P:bee; stop; play 7H")
+    v = sr.view(s, 2)
+    assert MCTSBot(iterations=20).choose(v, random.Random(0)) == A("play 3H")
 
 
 def test_bot_registry() -> None:
