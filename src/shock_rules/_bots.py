@@ -479,10 +479,12 @@ def play_game(
     bots: Sequence[Bot],
     rng: random.Random,
     actions: list[Action] | None = None,
+    on_step: Callable[[State], object] | None = None,
 ) -> State:
     """Return the final state of a game where ``bots[seat]`` decides for each seat, from its
     view only, and chance is sampled with ``rng`` (K6). The actions taken, chance outcomes
-    included, are appended to ``actions`` when it is given (for a game record)."""
+    included, are appended to ``actions`` when it is given (for a game record), and
+    ``on_step`` is called with every new state (to count its events, say)."""
     if len(bots) != config.players:
         raise ValueError(f"play_game() needs {config.players} bots, got {len(bots)}")
     from ._engine import apply, new_game, sample_chance
@@ -498,6 +500,8 @@ def play_game(
         if actions is not None:
             actions.append(action)
         state = apply(state, action)
+        if on_step is not None:
+            on_step(state)
     return state
 
 

@@ -19,13 +19,11 @@ import random
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ._bots import Bot, make_bot
+from ._bots import Bot, make_bot, play_game
 from ._config import GameConfig, Variant
-from ._engine import apply, new_game, sample_chance
 from ._events import Shocked, Withdrew
 from ._json import config_to_dict
-from ._state import CHANCE_PHASES, Phase
-from ._view import view
+from ._state import State
 
 __all__ = ["GameResult", "SlotStats", "run_simulation", "simulate_command"]
 
@@ -67,19 +65,15 @@ def play_one(task: tuple[GameConfig, tuple[str, ...], int, int, bool]) -> GameRe
     bots: list[Bot] = [make_bot(lineup[slot_at[seat]]) for seat in range(n)]
     withdrawals = [0] * n
     shocks = [0] * n
-    state = new_game(config)
-    while state.phase is not Phase.OVER:
-        if state.phase in CHANCE_PHASES:
-            action = sample_chance(state, rng)
-        else:
-            seat = state.actor
-            action = bots[seat].choose(view(state, seat), rng)
-        state = apply(state, action)
+
+    def count(state: State) -> None:
         for e in state.events:
             if type(e) is Withdrew:
                 withdrawals[slot_at[e.seat]] += 1
             elif type(e) is Shocked:
                 shocks[slot_at[e.seat]] += 1
+
+    state = play_game(config, bots, rng, on_step=count)
     best = max(state.in_bag)
     winners = [s for s in range(n) if state.in_bag[s] == best]
     score = [0] * n
