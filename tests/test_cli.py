@@ -270,3 +270,27 @@ def test_play_and_simulate_without_rich_say_how_to_install_it(
         assert exc.value.code == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "pip install 'shock-rules[cli]'" in err
+
+
+def test_play_asks_before_replacing_a_file_when_saving_at_the_end(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # the first game saves its record as "1" here
+    kept = tmp_path / "kept.txt"
+    kept.write_text("precious")
+    fresh = tmp_path / "fresh.txt"
+    # Play the whole game by "1"s, then: name an existing file, refuse to replace it, then
+    # give a new name.
+    answers = "1\n" * 400
+    _stdin(monkeypatch, answers)
+    main(["play", "--players", "3", "--seed", "4", "--bots", "random"])
+    out = capsys.readouterr().out
+    turns = out.count("your action [")
+    assert turns  # the game asked for decisions, then for a file name (answered "1")
+    _stdin(monkeypatch, "1\n" * turns + f"{kept}\nn\n{fresh}\n")
+    code = main(["play", "--players", "3", "--seed", "4", "--bots", "random"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert kept.read_text() == "precious"
+    assert "exists: replace it?" in out
+    assert parse_record(fresh.read_text()).config.players == 3

@@ -274,8 +274,14 @@ def play_command(players: int, variant: Variant, seat: int, bot_names: Sequence[
         return 0
     try:
         path = game.ask("save the game record? type a file name, or press Enter to skip: ")
+        while path.strip():
+            target = path.strip()
+            # Never replace an existing file without asking.
+            if not Path(target).exists() or game.ask(
+                    f"{target} exists: replace it? [y/N] ").strip().lower() in ("y", "yes"):
+                _save(game, target)
+                break
+            path = game.ask("type another file name, or press Enter to skip: ")
     except (EOFError, KeyboardInterrupt):
         return 0
-    if path.strip():
-        _save(game, path.strip())
     return 0
