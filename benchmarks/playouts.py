@@ -56,7 +56,7 @@ def main() -> None:
     dps, gps, per = [], [], []
     for _ in range(args.repeat):
         t0 = time.perf_counter()
-        dec, ch = run(config, rng, games)
+        dec, _ = run(config, rng, games)
         dt = time.perf_counter() - t0
         dps.append(dec / dt)
         gps.append(games / dt)
