@@ -8,9 +8,10 @@ untouched, as every state is immutable) when it is not legal.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
-from itertools import repeat
-from typing import Final
+from operator import itemgetter
+from typing import Final, cast
 
 from ._actions import (
     COVER,
@@ -152,12 +153,51 @@ def _fraction(num: int, den: int) -> Probability:
     return f
 
 
-_ONE_IN: Final = (Probability(1, 1), *(Probability(1, k) for k in range(1, 45)))
+# Uniform outcomes over k undealt cards: each card's (action, 1/k) pair is made once per kind
+# and k, and the pairs of a pool are picked per suit by a cached ``itemgetter`` (C speed).
+_Pairs = tuple[tuple[Action, Fraction], ...]
+_Getter = Callable[[_Pairs], _Pairs]
+_PAIRS: dict[tuple[int, int], _Pairs] = {}
+_GETTERS: Final[tuple[list[_Getter | None], ...]] = tuple([None] * 2048 for _ in range(4))
+
+
+def _getter(suit: int, chunk: int) -> _Getter:
+    indexes = [RANKS * suit + r for r in range(RANKS) if chunk >> r & 1]
+    get: _Getter
+    if len(indexes) == 1:  # itemgetter of one index returns the item, not a tuple
+        only = indexes[0]
+
+        def one(pairs: _Pairs) -> _Pairs:
+            return (pairs[only],)
+
+        get = one
+    else:
+        get = cast(_Getter, itemgetter(*indexes))
+    _GETTERS[suit][chunk] = get
+    return get
 
 
 def _uniform_outcomes(table: tuple[Action, ...], mask: int) -> tuple[tuple[Action, Fraction], ...]:
-    acts = _actions_of(table, mask)
-    return tuple(zip(acts, repeat(_ONE_IN[len(acts)])))
+    k = mask.bit_count()
+    pairs = _PAIRS.get((id(table), k))
+    if pairs is None:
+        p = _fraction(1, k)
+        pairs = _PAIRS[(id(table), k)] = tuple((a, p) for a in table)
+    g0, g1, g2, g3 = _GETTERS
+    out: tuple[tuple[Action, Fraction], ...] = ()
+    chunk = mask & 0x7FF
+    if chunk:
+        out = (g0[chunk] or _getter(0, chunk))(pairs)
+    chunk = (mask >> 11) & 0x7FF
+    if chunk:
+        out += (g1[chunk] or _getter(1, chunk))(pairs)
+    chunk = (mask >> 22) & 0x7FF
+    if chunk:
+        out += (g2[chunk] or _getter(2, chunk))(pairs)
+    chunk = mask >> 33
+    if chunk:
+        out += (g3[chunk] or _getter(3, chunk))(pairs)
+    return out
 
 
 # -- the game -----------------------------------------------------------------------------------
@@ -470,17 +510,22 @@ def _play(state: State, action: Action) -> State:
 def _deal(state: State, action: Action) -> State:
     card = action.card
     assert card is not None
+    bit = card.bit
     pool = state.pool_mask
-    if not pool & card.bit:
+    if not pool & bit:
         raise _illegal(action, None, f"{card} is not in the dungeon deck")
     seat = state.actor
     hands = state.hand_masks
     size = hands[seat].bit_count()
-    hands = hands[:seat] + (hands[seat] | card.bit,) + hands[seat + 1:]
-    target = next_deal_target(hands, seat, size, state.tables.hand_size)
+    hands = hands[:seat] + (hands[seat] | bit,) + hands[seat + 1:]
+    # DEAL-2: usually the next seat is next; next_deal_target settles the other cases.
+    if seat + 1 < len(hands) and hands[seat + 1].bit_count() == size:
+        target = seat + 1
+    else:
+        target = next_deal_target(hands, seat, size, state.tables.hand_size)
     f = fields_of(state)
     f["hand_masks"] = hands
-    f["pool_mask"] = pool ^ card.bit
+    f["pool_mask"] = pool ^ bit
     f["actor"] = target
     if target < 0:
         f["phase"] = _TRUMP_P
