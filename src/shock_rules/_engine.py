@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from fractions import Fraction
 from operator import itemgetter
-from typing import Final, cast
+from typing import Final, TypeVar
 
 from ._actions import (
     COVER,
@@ -44,6 +44,8 @@ from ._round import next_deal_target
 from ._state import CHANCE, ChanceMarker, Phase, Play, State, Status, fields_of, from_fields
 from ._trick import abandon_trick, lead_suit_of, resolve_trick
 from ._work import Work
+
+_T = TypeVar("_T")
 
 __all__ = [
     "apply",
@@ -87,37 +89,52 @@ def _played(seat: int, card: Card, face_up: bool, gems: int) -> tuple[Play, Card
 
 _DEALT: Final = tuple(tuple((CardDealt(seat, c),) for c in CARDS) for seat in range(5))
 
-# -- building tuples of actions from bitmasks ------------------------------------------------
-# A hand is a 44-bit mask; its actions are the concatenation of four per-suit tuples, each
-# built once per (kind, suit, 11-bit chunk) and then reused. ``_CHUNKS[kind][suit][chunk]``.
-_CHUNKS: Final[dict[int, tuple[list[tuple[Action, ...] | None], ...]]] = {
-    id(table): tuple([None] * 2048 for _ in range(4))
-    for table in (PLAY, WITHDRAW, DOWN, COVER, DEAL, TRUMP)
-}
+# -- picking cards' entries by bitmask ------------------------------------------------------
+# A hand or pool is a 44-bit mask. The entries of its cards in a 44-long tuple (the actions of
+# one kind, or the (action, probability) pairs of a chance decision) are picked suit by suit
+# with an ``itemgetter`` cached per (suit, 11-bit chunk): C speed, built once.
+_GETTERS: Final[tuple[list[Callable[[tuple[object, ...]], tuple[object, ...]] | None], ...]] = (
+    tuple([None] * 2048 for _ in range(4))
+)
+
+
+def _getter(suit: int, chunk: int) -> Callable[[tuple[object, ...]], tuple[object, ...]]:
+    indexes = [RANKS * suit + r for r in range(RANKS) if chunk >> r & 1]
+    get: Callable[[tuple[object, ...]], tuple[object, ...]]
+    if len(indexes) == 1:  # itemgetter of one index returns the item, not a tuple
+        only = indexes[0]
+
+        def one(seq: tuple[object, ...]) -> tuple[object, ...]:
+            return (seq[only],)
+
+        get = one
+    else:
+        get = itemgetter(*indexes)
+    _GETTERS[suit][chunk] = get
+    return get
+
+
+def _pick(seq: tuple[_T, ...], mask: int) -> tuple[_T, ...]:
+    """Return the entries of ``seq`` (indexed by card) for the cards of ``mask``, in order."""
+    g0, g1, g2, g3 = _GETTERS
+    out: tuple[object, ...] = ()
+    chunk = mask & 0x7FF
+    if chunk:
+        out = (g0[chunk] or _getter(0, chunk))(seq)
+    chunk = (mask >> 11) & 0x7FF
+    if chunk:
+        out += (g1[chunk] or _getter(1, chunk))(seq)
+    chunk = (mask >> 22) & 0x7FF
+    if chunk:
+        out += (g2[chunk] or _getter(2, chunk))(seq)
+    chunk = mask >> 33
+    if chunk:
+        out += (g3[chunk] or _getter(3, chunk))(seq)
+    return out  # type: ignore[return-value]  # the getters pick entries of ``seq``
 
 
 def _actions_of(table: tuple[Action, ...], mask: int) -> tuple[Action, ...]:
-    c0, c1, c2, c3 = _CHUNKS[id(table)]
-    out: tuple[Action, ...] = ()
-    chunk = mask & 0x7FF
-    if chunk:
-        out = c0[chunk] or _fill(table, 0, chunk)
-    chunk = (mask >> 11) & 0x7FF
-    if chunk:
-        out += c1[chunk] or _fill(table, 1, chunk)
-    chunk = (mask >> 22) & 0x7FF
-    if chunk:
-        out += c2[chunk] or _fill(table, 2, chunk)
-    chunk = mask >> 33
-    if chunk:
-        out += c3[chunk] or _fill(table, 3, chunk)
-    return out
-
-
-def _fill(table: tuple[Action, ...], suit: int, chunk: int) -> tuple[Action, ...]:
-    acts = tuple(table[RANKS * suit + r] for r in range(RANKS) if chunk >> r & 1)
-    _CHUNKS[id(table)][suit][chunk] = acts
-    return acts
+    return _pick(table, mask)
 
 
 class Probability(Fraction):
@@ -154,27 +171,8 @@ def _fraction(num: int, den: int) -> Probability:
 
 
 # Uniform outcomes over k undealt cards: each card's (action, 1/k) pair is made once per kind
-# and k, and the pairs of a pool are picked per suit by a cached ``itemgetter`` (C speed).
-_Pairs = tuple[tuple[Action, Fraction], ...]
-_Getter = Callable[[_Pairs], _Pairs]
-_PAIRS: dict[tuple[int, int], _Pairs] = {}
-_GETTERS: Final[tuple[list[_Getter | None], ...]] = tuple([None] * 2048 for _ in range(4))
-
-
-def _getter(suit: int, chunk: int) -> _Getter:
-    indexes = [RANKS * suit + r for r in range(RANKS) if chunk >> r & 1]
-    get: _Getter
-    if len(indexes) == 1:  # itemgetter of one index returns the item, not a tuple
-        only = indexes[0]
-
-        def one(pairs: _Pairs) -> _Pairs:
-            return (pairs[only],)
-
-        get = one
-    else:
-        get = cast(_Getter, itemgetter(*indexes))
-    _GETTERS[suit][chunk] = get
-    return get
+# and k; a pool's pairs are then picked like actions.
+_PAIRS: dict[tuple[int, int], tuple[tuple[Action, Fraction], ...]] = {}
 
 
 def _uniform_outcomes(table: tuple[Action, ...], mask: int) -> tuple[tuple[Action, Fraction], ...]:
@@ -183,21 +181,7 @@ def _uniform_outcomes(table: tuple[Action, ...], mask: int) -> tuple[tuple[Actio
     if pairs is None:
         p = _fraction(1, k)
         pairs = _PAIRS[(id(table), k)] = tuple((a, p) for a in table)
-    g0, g1, g2, g3 = _GETTERS
-    out: tuple[tuple[Action, Fraction], ...] = ()
-    chunk = mask & 0x7FF
-    if chunk:
-        out = (g0[chunk] or _getter(0, chunk))(pairs)
-    chunk = (mask >> 11) & 0x7FF
-    if chunk:
-        out += (g1[chunk] or _getter(1, chunk))(pairs)
-    chunk = (mask >> 22) & 0x7FF
-    if chunk:
-        out += (g2[chunk] or _getter(2, chunk))(pairs)
-    chunk = mask >> 33
-    if chunk:
-        out += (g3[chunk] or _getter(3, chunk))(pairs)
-    return out
+    return _pick(pairs, mask)
 
 
 # -- the game -----------------------------------------------------------------------------------
