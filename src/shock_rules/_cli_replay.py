@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ._errors import ShockError
-from ._events import CardDealt, CardPlayed, RoundEnded, RoundStarted, TrumpRevealed
+from ._events import CardPlayed
 from ._record import GameRecord, parse_record, record_from_json, replay
-from ._transcript import describe_event
+from ._transcript import narrate
 
 __all__ = ["ReplayError", "load_record", "replay_command"]
 
@@ -65,9 +65,8 @@ def replay_command(path: str, step: bool, stdin: TextIO, out: TextIO) -> int:
             print(f"seat {seat} is {name}", file=out)
     waiting = step
     prev = states[0]
-    for ev in states[0].events:
-        if isinstance(ev, RoundStarted):
-            print(f"\n== Round {ev.round}", file=out)
+    for line in narrate(states[0]):
+        print(line, file=out)
     for state in states[1:]:
         first_card = not prev.trick and any(isinstance(e, CardPlayed) for e in state.events)
         if waiting and first_card:
@@ -76,20 +75,8 @@ def replay_command(path: str, step: bool, stdin: TextIO, out: TextIO) -> int:
             if not stdin.readline():
                 waiting = False  # input ended: print the rest without waiting
                 print(file=out)
-        for ev in state.events:
-            if isinstance(ev, CardDealt):
-                continue
-            if isinstance(ev, RoundStarted):
-                print(f"\n== Round {ev.round}", file=out)
-                continue
-            if isinstance(ev, RoundEnded):
-                print(f"   {describe_event(ev)}; bags: {list(state.in_bag)}", file=out)
-                continue
-            print(f"   {describe_event(ev)}", file=out)
-            if isinstance(ev, TrumpRevealed):
-                for seat in range(cfg.players):
-                    hand = " ".join(str(c) for c in state.hand(seat))
-                    print(f"   seat {seat} holds {hand}", file=out)
+        for line in narrate(state):
+            print(line, file=out)
         prev = state
     end = states[-1]
     if end.phase.name == "OVER":

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ._events import (
     CardDealt,
@@ -31,7 +32,10 @@ from ._events import (
     Withdrew,
 )
 
-__all__ = ["describe_event", "transcript"]
+if TYPE_CHECKING:
+    from ._state import State
+
+__all__ = ["describe_event", "narrate", "transcript"]
 
 
 def _gems(n: int) -> str:
@@ -106,4 +110,27 @@ def transcript(events: Iterable[Event], *, deals: bool = False) -> list[str]:
         lines.append(describe_event(e))
     if dealt:
         lines.append(f"{dealt} cards are dealt")
+    return lines
+
+
+def narrate(state: State) -> list[str]:
+    """Return the lines telling what the step that produced ``state`` did, as the
+    ``demo`` and ``replay`` commands print them: a heading for each new round, each event but
+    the individual deals, every hand once the trump card is revealed, and the bags at the end
+    of a round."""
+    lines: list[str] = []
+    for event in state.events:
+        if isinstance(event, CardDealt):
+            continue
+        if isinstance(event, RoundStarted):
+            lines.append(f"\n== Round {event.round}")
+            continue
+        if isinstance(event, RoundEnded):
+            lines.append(f"   {describe_event(event)}; bags: {list(state.in_bag)}")
+            continue
+        lines.append(f"   {describe_event(event)}")
+        if isinstance(event, TrumpRevealed):
+            for seat in range(state.config.players):
+                hand = " ".join(str(c) for c in state.hand(seat))
+                lines.append(f"   seat {seat} holds {hand}")
     return lines

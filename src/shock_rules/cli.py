@@ -27,9 +27,8 @@ from ._bots import BOTS, make_bot
 from ._config import GameConfig, Variant
 from ._engine import apply, is_chance, legal_actions, new_game, sample_chance, scores, winners
 from ._errors import ShockError
-from ._events import RoundEnded, RoundStarted, TrumpRevealed
 from ._state import Phase
-from ._transcript import describe_event
+from ._transcript import narrate
 
 __all__ = ["main"]
 
@@ -163,7 +162,8 @@ def demo(players: int, variant: Variant, seed: int | None, withdraw_rate: float,
     print(f"Shock! Knights & Poisons - {players} players, {variant.value} variant, "
           f"seed {seed}", file=out)
     state = new_game(config)
-    print(f"\n== Round {state.round}", file=out)
+    for line in narrate(state):
+        print(line, file=out)
     while state.phase is not Phase.OVER:
         if is_chance(state):
             action = sample_chance(state, rng)
@@ -172,20 +172,8 @@ def demo(players: int, variant: Variant, seed: int | None, withdraw_rate: float,
             stay = [a for a in acts if a.kind is not ActionKind.WITHDRAW]
             action = rng.choice(stay if stay and rng.random() >= withdraw_rate else acts)
         state = apply(state, action)
-        for event in state.events:
-            if isinstance(event, RoundStarted):
-                print(f"\n== Round {event.round}", file=out)
-                continue
-            if isinstance(event, RoundEnded):
-                print(f"   {describe_event(event)}; bags: {list(state.in_bag)}", file=out)
-                continue
-            if type(event).__name__ == "CardDealt":
-                continue
-            print(f"   {describe_event(event)}", file=out)
-            if isinstance(event, TrumpRevealed):
-                for seat in range(players):
-                    hand = " ".join(str(c) for c in state.hand(seat))
-                    print(f"   seat {seat} holds {hand}", file=out)
+        for line in narrate(state):
+            print(line, file=out)
     best = sorted(winners(state))
     print(f"\nFinal scores: {list(scores(state))}; winner(s): "
           + ", ".join(f"seat {s}" for s in best), file=out)
