@@ -1,8 +1,9 @@
 """Shared test configuration: Hypothesis profiles.
 
-``HYPOTHESIS_PROFILE=ci`` (set by ``.ci/run``) runs enough examples to matter; the default
-``dev`` profile is quicker for local runs. Neither has a deadline: timings belong in
-``benchmarks/``, never in pass/fail tests.
+``HYPOTHESIS_PROFILE=ci`` (set by ``.ci/run``) runs enough examples to matter, derandomized so
+that the gate gives the same verdict on the same code; the default ``dev`` profile is quicker
+and random, so local runs keep exploring new examples. Neither has a deadline: timings belong
+in ``benchmarks/``, never in pass/fail tests.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow],
-    print_blob=True,
+    print_blob=True, derandomize=True,
 )
 settings.register_profile(
     "dev", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow],
