@@ -56,10 +56,10 @@ def reveal(w: Work, kind: int) -> None:
         finish_trick(w)
 
 
-def choose(w: Work, again: bool) -> None:
-    """Apply the revealer's choice to reveal another chest card or stop (K22)."""
-    if again:
-        w.set_phase(Phase.CHEST, w.actor)
-    else:
-        w.events.append(ChestStopped(w.actor))
-        finish_trick(w)
+def stop(w: Work) -> None:
+    """The revealer chose not to reveal another chest card (K22): close the trick.
+
+    (Choosing to reveal only moves the game back to the chest reveal; the engine does that.)
+    """
+    w.events.append(ChestStopped(w.actor))
+    finish_trick(w)

@@ -27,7 +27,7 @@ from ._actions import (
     ActionKind,
 )
 from ._cards import CARDS, RANKS, Card, Suit
-from ._chest import choose, reveal
+from ._chest import reveal, stop
 from ._config import GameConfig, Tables, tables_for
 from ._errors import IllegalActionError
 from ._events import (
@@ -401,7 +401,7 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
             f["events"] = ()
             return from_fields(f)
         w = Work(state, [])
-        choose(w, False)
+        stop(w)
         return w.freeze()
     if phase is _COVER_P:
         actor = state.actor
