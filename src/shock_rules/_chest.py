@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from ._events import ChestRevealed, ChestStopped, GemsGained
+from ._events import ChestRevealed, ChestStopped
 from ._round import finish_trick
 from ._state import Phase, Status
-from ._work import Work
+from ._work import Work, put
+
+_IN = Status.IN
 
 MAX_REVEALS = 3  # K22: the mandatory card and up to two optional ones
 
@@ -26,31 +28,28 @@ def reveal(w: Work, kind: int) -> None:
     t = w.tables
     seat = w.actor
     card = t.chest_cards[kind]
-    w.chest_deck[kind] -= 1
+    w.chest_deck = put(w.chest_deck, kind, w.chest_deck[kind] - 1)
     w.revealed += 1
     w.events.append(ChestRevealed(seat, card, w.revealed))
     if card.large:
-        w.on_bag[seat] += card.large
-        w.supply -= card.large
-        w.events.append(GemsGained(seat, card.large))
+        w.gain(seat, card.large)
     ptype = t.chest_poison[kind]
     if ptype < 0:
         # K20: every *other* seat still in the round gains the small icons.
-        w.chest_discard[kind] += 1
+        w.chest_discard = put(w.chest_discard, kind, w.chest_discard[kind] + 1)
         if card.small:
+            status = w.status
             for other in range(t.players):
-                if other != seat and w.status[other] is Status.IN:
-                    w.on_bag[other] += card.small
-                    w.supply -= card.small
-                    w.events.append(GemsGained(other, card.small))
+                if other != seat and status[other] is _IN:
+                    w.gain(other, card.small)
     else:
         # K21: the card goes to the centre and poisons everyone still in the round, revealer
         # included; all whose count reaches 2 are shocked at once.
-        w.chest_centre[kind] += 1
+        w.chest_centre = put(w.chest_centre, kind, w.chest_centre[kind] + 1)
         shocked = [s for s in w.in_round() if w.poison_count(s, ptype) >= 2]
         for s in shocked:
             w.shock(s, ptype)
-    if w.status[seat] is Status.IN and w.revealed < MAX_REVEALS and any(w.chest_deck):
+    if w.status[seat] is _IN and w.revealed < MAX_REVEALS and any(w.chest_deck):
         w.set_phase(Phase.CHEST_CHOICE, seat)
     else:
         finish_trick(w)

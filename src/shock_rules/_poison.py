@@ -7,17 +7,18 @@ from ._chest import start_challenge
 from ._events import PoisonCovered
 from ._round import finish_trick
 from ._state import Phase, Status
-from ._work import Work
+from ._work import Work, put
 
 
 def apply_potions(w: Work, seat: int) -> None:
     """Apply the seat's potions to its uncovered poison number cards (K16), asking the seat to
     choose when it has fewer potions than such cards; then continue the trick."""
-    stored = w.potions[seat].bit_count() - w.covered[seat].bit_count()
-    uncovered = w.poisons[seat] & ~w.covered[seat]
+    covered = w.covered_masks[seat]
+    stored = w.potion_masks[seat].bit_count() - covered.bit_count()
+    uncovered = w.poison_masks[seat] & ~covered
     if stored and uncovered:
         if stored >= uncovered.bit_count():
-            w.covered[seat] |= uncovered
+            w.covered_masks = put(w.covered_masks, seat, covered | uncovered)
             for i in iter_bits(uncovered):
                 w.events.append(PoisonCovered(seat, CARDS[i]))
         else:
@@ -29,9 +30,10 @@ def apply_potions(w: Work, seat: int) -> None:
 def cover(w: Work, card_index: int) -> None:
     """Cover one poison card the seat chose (K16); ask again while potions remain."""
     seat = w.actor
-    w.covered[seat] |= 1 << card_index
+    covered = w.covered_masks[seat] | 1 << card_index
+    w.covered_masks = put(w.covered_masks, seat, covered)
     w.events.append(PoisonCovered(seat, CARDS[card_index]))
-    if w.potions[seat].bit_count() > w.covered[seat].bit_count():
+    if w.potion_masks[seat].bit_count() > covered.bit_count():
         return  # still fewer potions than uncovered poisons: the next choice (stay in COVER)
     after_potions(w, seat)
 

@@ -12,7 +12,7 @@ from ._state import Phase, Status
 from ._work import Work
 
 
-def deal_target(hands: tuple[int, ...] | list[int], hand_size: int) -> int:
+def deal_target(hands: tuple[int, ...], hand_size: int) -> int:
     """Return the seat that receives the next card, or -1 when every hand is full.
 
     Cards go one at a time to the seat holding the fewest, the lowest seat first, which is
@@ -48,7 +48,7 @@ def finish_trick(w: Work) -> None:
     in_round = w.in_round()
     if len(in_round) == 0:
         end_round(w, RoundEndReason.NOBODY_LEFT)
-    elif not any(w.hands):
+    elif not any(w.hand_masks):
         end_round(w, RoundEndReason.HANDS_EMPTY)
     elif len(in_round) == 1:
         end_round(w, RoundEndReason.ONE_LEFT)
@@ -67,12 +67,16 @@ def finish_trick(w: Work) -> None:
 def end_round(w: Work, reason: RoundEndReason) -> None:
     """End the round (K25): bank the gems of the seats still in it, then set up the next
     round (K26) or end the game (K28)."""
-    for seat in range(w.tables.players):
-        if w.status[seat] is Status.IN and w.on_bag[seat]:
-            gems = w.on_bag[seat]
-            w.in_bag[seat] += gems
-            w.on_bag[seat] = 0
+    on_bag = list(w.on_bag)
+    in_bag = list(w.in_bag)
+    for seat, status in enumerate(w.status):
+        gems = on_bag[seat]
+        if gems and status is Status.IN:
+            in_bag[seat] += gems
+            on_bag[seat] = 0
             w.events.append(GemsBanked(seat, gems))
+    w.on_bag = tuple(on_bag)
+    w.in_bag = tuple(in_bag)
     w.events.append(RoundEnded(w.round, reason))
     if w.round == ROUNDS:
         w.set_phase(Phase.OVER)
@@ -89,25 +93,22 @@ def start_next_round(w: Work) -> None:
     t = w.tables
     n = t.players
     leader = w.last_winner if w.last_winner >= 0 else w.round_leader
-    w.chest_deck = list(t.chest_counts)
-    w.chest_discard = [0] * len(t.chest_counts)
-    w.chest_centre = [0] * len(t.chest_counts)
+    zeros = (0,) * n
+    w.chest_deck = t.chest_counts
+    w.chest_discard = w.chest_centre = (0,) * len(t.chest_counts)
     if w.config.variant is Variant.SIMPLIFIED:
-        w.hands = [0] * n
+        w.hand_masks = zeros
     held = 0
-    for h in w.hands:
+    for h in w.hand_masks:
         held |= h
     # Everything not in a hand goes back to the dungeon deck: the pool, the discard pile,
     # the cards in front of players, the trump card, and any card left in an abandoned trick.
-    w.pool = t.deck & ~held
-    w.trump = -1
-    w.discard = 0
-    w.face_down = [0] * n
-    w.poisons = [0] * n
-    w.covered = [0] * n
-    w.potions = [0] * n
-    w.voids = [0] * n
-    w.status = [Status.IN] * n
+    w.pool_mask = t.deck & ~held
+    w.trump_index = -1
+    w.discard_mask = 0
+    w.face_down_masks = w.poison_masks = w.covered_masks = w.potion_masks = zeros
+    w.void_suits = zeros
+    w.status = (Status.IN,) * n
     w.trick = ()
     w.round += 1
     w.trick_number = 1
@@ -116,6 +117,6 @@ def start_next_round(w: Work) -> None:
     w.round_leader = leader
     w.last_winner = -1
     w.events.append(RoundStarted(w.round, leader))
-    target = deal_target(w.hands, t.hand_size)
+    target = deal_target(w.hand_masks, t.hand_size)
     # DEAL-2: during dealing, ``actor`` is the seat that receives the next card.
     w.set_phase(Phase.DEAL if target >= 0 else Phase.TRUMP, target)

@@ -8,7 +8,7 @@ from ._events import PoisonTaken, PotionTaken, RoundEndReason, TrickAbandoned, T
 from ._poison import apply_potions
 from ._round import end_round
 from ._state import Play
-from ._work import Work
+from ._work import Work, put
 
 
 def lead_suit_of(trick: tuple[Play, ...]) -> int:
@@ -45,7 +45,7 @@ def resolve_trick(w: Work) -> None:
     """Resolve a complete trick in the order of K14."""
     t = w.tables
     trick = w.trick
-    win = trick_winner(trick, CARDS[w.trump].suit)
+    win = trick_winner(trick, CARDS[w.trump_index].suit)
     seat = win.seat
     gems = 0
     taken = 0
@@ -57,8 +57,8 @@ def resolve_trick(w: Work) -> None:
             taken |= p.card.bit
         else:
             rest |= p.card.bit
-    w.on_bag[seat] += gems
-    w.discard |= rest
+    w.on_bag = put(w.on_bag, seat, w.on_bag[seat] + gems)  # their gems left the supply in play
+    w.discard_mask |= rest
     w.last_winner = seat
     w.trick = ()
     w.events.append(TrickWon(seat, w.trick_number, win.card, gems))
@@ -70,8 +70,8 @@ def resolve_trick(w: Work) -> None:
                 w.events.append(PoisonTaken(seat, p.card, ptype))
             elif p.card.bit & taken:
                 w.events.append(PotionTaken(seat, p.card))
-        w.poisons[seat] |= taken & t.poison_cards
-        w.potions[seat] |= taken & t.potion_cards
+        w.poison_masks = put(w.poison_masks, seat, w.poison_masks[seat] | taken & t.poison_cards)
+        w.potion_masks = put(w.potion_masks, seat, w.potion_masks[seat] | taken & t.potion_cards)
     apply_potions(w, seat)
 
 
@@ -81,7 +81,7 @@ def abandon_trick(w: Work) -> None:
     gems = 0
     for p in w.trick:
         gems += p.gems
-        w.discard |= p.card.bit
+        w.discard_mask |= p.card.bit
     w.supply += gems
     w.trick = ()
     w.events.append(TrickAbandoned(w.trick_number, gems))
