@@ -40,7 +40,8 @@ def _nonneg(instance: object, attribute: attrs.Attribute[int], value: int) -> No
         raise EditionError(f"{attribute.name} must be an integer >= 0, not {value!r}")
 
 
-@attrs.frozen(repr=False)
+# cache_hash: the engine looks chest cards up by value on every chest reveal.
+@attrs.frozen(repr=False, cache_hash=True)
 class ChestCard:
     """A chest card. Gem cards are written ``G<large>/<small>``; poison cards ``P:<type>``.
 

@@ -25,6 +25,11 @@ _T = TypeVar("_T")
 _IN = Status.IN
 
 
+def draft(state: State, events: list[Event] | None = None) -> Work:
+    """Return a draft of the state after ``state``, starting with ``events``."""
+    return Work(fields_of(state), [] if events is None else events)
+
+
 def put(values: tuple[_T, ...], seat: int, value: _T) -> tuple[_T, ...]:
     """Return ``values`` with the entry of ``seat`` replaced by ``value``."""
     return values[:seat] + (value,) + values[seat + 1:]
@@ -66,8 +71,9 @@ class Work:
     #: The events of the step so far (a tuple in the state, a list while drafting).
     events: list[Event]
 
-    def __init__(self, s: State, events: list[Event]) -> None:
-        fields = fields_of(s)
+    def __init__(self, fields: dict[str, object], events: list[Event]) -> None:
+        """Draft from ``fields``, a state's fields (from :func:`fields_of`) that the draft
+        now owns."""
         fields["events"] = events
         self.__dict__ = fields
 
