@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from ._events import ChestRevealed, ChestStopped
+from ._events import ChestStopped, chest_revealed
 from ._round import finish_trick
 from ._state import Phase, Status
 from ._work import Work, put
 
 _IN = Status.IN
+_CHOICE = Phase.CHEST_CHOICE
 
 MAX_REVEALS = 3  # K22: the mandatory card and up to two optional ones
 
@@ -30,7 +31,7 @@ def reveal(w: Work, kind: int) -> None:
     card = t.chest_cards[kind]
     w.chest_deck = put(w.chest_deck, kind, w.chest_deck[kind] - 1)
     w.revealed += 1
-    w.events.append(ChestRevealed(seat, card, w.revealed))
+    w.events.append(chest_revealed(seat, card, w.revealed))
     if card.large:
         w.gain(seat, card.large)
     ptype = t.chest_poison[kind]
@@ -50,7 +51,7 @@ def reveal(w: Work, kind: int) -> None:
         for s in shocked:
             w.shock(s, ptype)
     if w.status[seat] is _IN and w.revealed < MAX_REVEALS and any(w.chest_deck):
-        w.set_phase(Phase.CHEST_CHOICE, seat)
+        w.set_phase(_CHOICE, seat)
     else:
         finish_trick(w)
 

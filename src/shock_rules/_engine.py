@@ -73,18 +73,18 @@ _DEAL_P, _TRUMP_P, _LEADER_P, _PLAY_P = Phase.DEAL, Phase.TRUMP, Phase.LEADER, P
 _COVER_P, _CHEST_P, _CHOICE_P, _OVER_P = Phase.COVER, Phase.CHEST, Phase.CHEST_CHOICE, Phase.OVER
 _K_PLAY, _K_WITHDRAW, _K_DOWN = ActionKind.PLAY, ActionKind.WITHDRAW, ActionKind.DOWN
 _K_REVEAL = ActionKind.REVEAL
-# Plays and events are immutable values: the frequent ones are made once and reused.
-_PLAYED: dict[tuple[int, int, bool, int], tuple[Play, CardPlayed]] = {}
+# Plays and events are immutable values: the frequent ones are made once and reused. Face-up
+# plays are keyed by (seat, card bit, gems), the rest by (seat, card index, face_up, gems).
+_PLAYED: dict[tuple[int, ...], tuple[Play, CardPlayed]] = {}
 
 
 def _played(seat: int, card: Card, face_up: bool, gems: int) -> tuple[Play, CardPlayed]:
-    key = (seat, card.index, face_up, gems)
+    key = (seat, card.bit, gems) if face_up else (seat, card.index, face_up, gems)
     found = _PLAYED.get(key)
     if found is None:
         found = _PLAYED[key] = (Play(seat, card, face_up, gems),
                                 CardPlayed(seat, card, face_up, gems))
     return found
-
 
 
 _DEALT: Final = tuple(tuple((CardDealt(seat, c),) for c in CARDS) for seat in range(5))
@@ -398,20 +398,32 @@ def _play(state: State, action: Action) -> State:
     kind = action.kind
     f = fields_of(state)
     status = state.status
-    if status[seat] is _IN:
-        if kind is _K_PLAY:
-            lead = lead_suit_of(state.trick)
+    trick = state.trick
+    if kind is _K_PLAY:
+        if status[seat] is not _IN:
+            raise _illegal(
+                action, seat,
+                f"is out of the round ({status[seat]}): play face down ('down {card}')",
+            )
+        if trick:
+            lead = lead_suit_of(trick)
             if lead >= 0 and card.suit != lead:
                 if hand & _SUIT_MASKS[lead]:
                     raise _illegal(action, seat, f"must follow {_SUIT_NAMES[lead]}")
                 # K9: not following shows the seat has no card of the lead suit (public).
                 voids = state.void_suits
                 f["void_suits"] = voids[:seat] + (voids[seat] | 1 << lead,) + voids[seat + 1:]
-            gems = t.icons[card.index]
-            face_up = True
-            play, played = _played(seat, card, True, gems)
-            events: tuple[Event, ...] = (played,)
-        elif kind is _K_WITHDRAW:
+        gems = t.icons[card.index]
+        play, played = _PLAYED.get((seat, bit, gems)) or _played(seat, card, True, gems)
+        events: tuple[Event, ...] = (played,)
+    else:
+        gems = t.face_down_gems  # K12
+        if kind is _K_WITHDRAW:
+            if status[seat] is not _IN:
+                raise _illegal(
+                    action, seat,
+                    f"is out of the round ({status[seat]}): play face down ('down {card}')",
+                )
             # K11: gems on the bag go into it; the seat leaves the round and plays face down.
             on_bag = state.on_bag
             banked = on_bag[seat]
@@ -421,30 +433,20 @@ def _play(state: State, action: Action) -> State:
                 f["in_bag"] = in_bag[:seat] + (in_bag[seat] + banked,) + in_bag[seat + 1:]
             status = status[:seat] + (_WITHDRAWN,) + status[seat + 1:]
             f["status"] = status
-            gems = t.face_down_gems
-            face_up = False
             play, played = _played(seat, card, False, gems)
             events = (Withdrew(seat, banked), played)
-        else:
-            raise _illegal(action, seat, "is in the round: play a card face up or withdraw")
-    else:
-        if kind is not _K_DOWN:
-            raise _illegal(
-                action, seat,
-                f"is out of the round ({status[seat]}): play face down ('down {card}')",
-            )
-        gems = t.face_down_gems  # K12
-        face_up = False
-        play, played = _played(seat, card, False, gems)
-        events = (played,)
-    if not face_up:
+        else:  # DOWN
+            if status[seat] is _IN:
+                raise _illegal(action, seat, "is in the round: play a card face up or withdraw")
+            play, played = _played(seat, card, False, gems)
+            events = (played,)
         fd = state.face_down_masks
         f["face_down_masks"] = fd[:seat] + (fd[seat] | bit,) + fd[seat + 1:]
-    trick = state.trick + (play,)
+    trick += (play,)
     f["trick"] = trick
     f["hand_masks"] = hands[:seat] + (hand ^ bit,) + hands[seat + 1:]
     f["supply"] = state.supply - gems
-    f["actor"] = (seat + 1) % t.players
+    f["actor"] = seat + 1 if seat + 1 < t.players else 0
     if kind is _K_WITHDRAW and _IN not in status:
         w = Work(f, list(events))
         abandon_trick(w)  # K13

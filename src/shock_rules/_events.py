@@ -205,3 +205,29 @@ class GameEnded(Event):
 
     scores: tuple[int, ...]
     winners: frozenset[int]
+
+
+# -- interned events ------------------------------------------------------------------------
+# Events are immutable values, so the engine reuses the frequent ones instead of building
+# each anew (an attrs constructor costs ~0.3 us; a chest reveal makes two or more).
+_INTERNED: dict[tuple[object, ...], Event] = {}
+
+
+def _interned(key: tuple[object, ...], make: type[Event], *args: object) -> Event:
+    found = _INTERNED.get(key)
+    if found is None:
+        if len(_INTERNED) > 50_000:  # user editions can have many chest cards: stay bounded
+            _INTERNED.clear()
+        found = _INTERNED[key] = make(*args)
+    return found
+
+
+def gems_gained(seat: int, gems: int) -> Event:
+    """Return the (shared) event ``GemsGained(seat, gems)``."""
+    return _INTERNED.get((1, seat, gems)) or _interned((1, seat, gems), GemsGained, seat, gems)
+
+
+def chest_revealed(seat: int, card: ChestCard, number: int) -> Event:
+    """Return the (shared) event ``ChestRevealed(seat, card, number)``."""
+    key = (2, seat, card, number)
+    return _INTERNED.get(key) or _interned(key, ChestRevealed, seat, card, number)

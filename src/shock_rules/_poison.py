@@ -40,10 +40,13 @@ def cover(w: Work, card_index: int) -> None:
 
 def after_potions(w: Work, seat: int) -> None:
     """Shock check of the trick winner (K17), then the chest challenge if still in (K14)."""
-    for ptype in range(len(w.tables.type_masks)):
-        if w.poison_count(seat, ptype) >= 2:
-            w.shock(seat, ptype)
-            break
+    # Only uncovered poison cards and chest poisons in the centre count (K15): with neither,
+    # no count can reach 2.
+    if w.poison_masks[seat] & ~w.covered_masks[seat] or any(w.chest_centre):
+        for ptype in range(len(w.tables.type_masks)):
+            if w.poison_count(seat, ptype) >= 2:
+                w.shock(seat, ptype)
+                break
     if w.status[seat] is Status.IN:
         start_challenge(w, seat)
     else:

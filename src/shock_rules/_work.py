@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from ._config import GameConfig, Tables
-from ._events import Event, GemsGained, Shocked
+from ._events import Event, Shocked, gems_gained
 from ._state import Phase, Play, State, Status, fields_of, from_fields
 
 _T = TypeVar("_T")
@@ -101,7 +101,7 @@ class Work:
         """Move gems from the supply onto a seat's bag (K20; K29 lets the supply go below 0)."""
         self.on_bag = put(self.on_bag, seat, self.on_bag[seat] + gems)
         self.supply -= gems
-        self.events.append(GemsGained(seat, gems))
+        self.events.append(gems_gained(seat, gems))
 
     def shock(self, seat: int, ptype: int) -> None:
         """Shock a seat (K18): its gems on the bag go back to the supply; it leaves the round."""
