@@ -43,7 +43,7 @@ from ._poison import cover
 from ._round import next_deal_target
 from ._state import CHANCE, ChanceMarker, Phase, Play, State, Status, fields_of, from_fields
 from ._trick import abandon_trick, lead_suit_of, resolve_trick
-from ._work import Work, draft
+from ._work import Work, draft, put
 
 _T = TypeVar("_T")
 
@@ -255,10 +255,12 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         hand = state.hand_masks[seat]
         if state.status[seat] is _IN:
             plays = hand
-            lead = lead_suit_of(state.trick)
-            if lead >= 0 and hand & _SUIT_MASKS[lead]:
-                plays = hand & _SUIT_MASKS[lead]  # K9: must follow suit
-            return _actions_of(PLAY, plays) + _actions_of(WITHDRAW, hand)
+            trick = state.trick
+            if trick:
+                lead = lead_suit_of(trick)
+                if lead >= 0 and hand & _SUIT_MASKS[lead]:
+                    plays = hand & _SUIT_MASKS[lead]  # K9: must follow suit
+            return _pick(PLAY, plays) + _pick(WITHDRAW, hand)
         return _actions_of(DOWN, hand)
     if phase is _DEAL_P:
         return _actions_of(DEAL, state.pool_mask)
@@ -412,7 +414,7 @@ def _play(state: State, action: Action) -> State:
                     raise _illegal(action, seat, f"must follow {_SUIT_NAMES[lead]}")
                 # K9: not following shows the seat has no card of the lead suit (public).
                 voids = state.void_suits
-                f["void_suits"] = voids[:seat] + (voids[seat] | 1 << lead,) + voids[seat + 1:]
+                f["void_suits"] = put(voids, seat, voids[seat] | 1 << lead)
         gems = t.icons[card.index]
         play, played = _PLAYED.get((seat, bit, gems)) or _played(seat, card, True, gems)
         events: tuple[Event, ...] = (played,)
@@ -429,9 +431,9 @@ def _play(state: State, action: Action) -> State:
             banked = on_bag[seat]
             if banked:
                 in_bag = state.in_bag
-                f["on_bag"] = on_bag[:seat] + (0,) + on_bag[seat + 1:]
-                f["in_bag"] = in_bag[:seat] + (in_bag[seat] + banked,) + in_bag[seat + 1:]
-            status = status[:seat] + (_WITHDRAWN,) + status[seat + 1:]
+                f["on_bag"] = put(on_bag, seat, 0)
+                f["in_bag"] = put(in_bag, seat, in_bag[seat] + banked)
+            status = put(status, seat, _WITHDRAWN)
             f["status"] = status
             play, played = _played(seat, card, False, gems)
             events = (Withdrew(seat, banked), played)
@@ -441,10 +443,12 @@ def _play(state: State, action: Action) -> State:
             play, played = _played(seat, card, False, gems)
             events = (played,)
         fd = state.face_down_masks
-        f["face_down_masks"] = fd[:seat] + (fd[seat] | bit,) + fd[seat + 1:]
+        f["face_down_masks"] = put(fd, seat, fd[seat] | bit)
     trick += (play,)
     f["trick"] = trick
-    f["hand_masks"] = hands[:seat] + (hand ^ bit,) + hands[seat + 1:]
+    new_hands = [*hands]  # a list round trip: twice as fast as slicing a 3-5 tuple
+    new_hands[seat] = hand ^ bit
+    f["hand_masks"] = tuple(new_hands)
     f["supply"] = state.supply - gems
     f["actor"] = seat + 1 if seat + 1 < t.players else 0
     if kind is _K_WITHDRAW and _IN not in status:
@@ -469,7 +473,9 @@ def _deal(state: State, action: Action) -> State:
     seat = state.actor
     hands = state.hand_masks
     size = hands[seat].bit_count()
-    hands = hands[:seat] + (hands[seat] | bit,) + hands[seat + 1:]
+    new_hands = [*hands]  # a list round trip: twice as fast as slicing a 3-5 tuple
+    new_hands[seat] |= bit
+    hands = tuple(new_hands)
     # DEAL-2: usually the next seat is next; next_deal_target settles the other cases.
     if seat + 1 < len(hands) and hands[seat + 1].bit_count() == size:
         target = seat + 1
