@@ -47,7 +47,12 @@ def reveal(w: Work, kind: int) -> None:
         # K21: the card goes to the centre and poisons everyone still in the round, revealer
         # included; all whose count reaches 2 are shocked at once.
         w.chest_centre = put(w.chest_centre, kind, w.chest_centre[kind] + 1)
-        shocked = [s for s in w.in_round() if w.poison_count(s, ptype) >= 2]
+        in_centre = w.centre_poisons()[ptype]
+        mask = t.type_masks[ptype]
+        shocked = [
+            s for s in w.in_round()
+            if (w.poison_masks[s] & ~w.covered_masks[s] & mask).bit_count() + in_centre >= 2
+        ]
         for s in shocked:
             w.shock(s, ptype)
     if w.status[seat] is _IN and w.revealed < MAX_REVEALS and any(w.chest_deck):

@@ -231,3 +231,21 @@ def chest_revealed(seat: int, card: ChestCard, number: int) -> Event:
     """Return the (shared) event ``ChestRevealed(seat, card, number)``."""
     key = (2, seat, card, number)
     return _INTERNED.get(key) or _interned(key, ChestRevealed, seat, card, number)
+
+
+def trick_won(seat: int, trick: int, card: Card, gems: int) -> Event:
+    """Return the (shared) event ``TrickWon(seat, trick, card, gems)``."""
+    key = (3, seat, trick, card.index, gems)
+    return _INTERNED.get(key) or _interned(key, TrickWon, seat, trick, card, gems)
+
+
+def poison_taken(seat: int, card: Card, poison: str) -> Event:
+    """Return the (shared) event ``PoisonTaken(seat, card, poison)``."""
+    key = (4, seat, card.index, poison)
+    return _INTERNED.get(key) or _interned(key, PoisonTaken, seat, card, poison)
+
+
+def potion_taken(seat: int, card: Card) -> Event:
+    """Return the (shared) event ``PotionTaken(seat, card)``."""
+    key = (5, seat, card.index)
+    return _INTERNED.get(key) or _interned(key, PotionTaken, seat, card)

@@ -9,6 +9,8 @@ from ._round import finish_trick
 from ._state import Phase, Status
 from ._work import Work, put
 
+_IN = Status.IN
+
 
 def apply_potions(w: Work, seat: int) -> None:
     """Apply the seat's potions to its uncovered poison number cards (K16), asking the seat to
@@ -43,11 +45,10 @@ def after_potions(w: Work, seat: int) -> None:
     # Only uncovered poison cards and chest poisons in the centre count (K15): with neither,
     # no count can reach 2.
     if w.poison_masks[seat] & ~w.covered_masks[seat] or any(w.chest_centre):
-        for ptype in range(len(w.tables.type_masks)):
-            if w.poison_count(seat, ptype) >= 2:
-                w.shock(seat, ptype)
-                break
-    if w.status[seat] is Status.IN:
+        ptype = w.shock_type(seat, w.centre_poisons())
+        if ptype >= 0:
+            w.shock(seat, ptype)
+    if w.status[seat] is _IN:
         start_challenge(w, seat)
     else:
         finish_trick(w)

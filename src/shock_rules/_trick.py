@@ -3,8 +3,14 @@
 
 from __future__ import annotations
 
-from ._cards import CARDS, RANKS
-from ._events import PoisonTaken, PotionTaken, RoundEndReason, TrickAbandoned, TrickWon
+from ._cards import RANKS
+from ._events import (
+    RoundEndReason,
+    TrickAbandoned,
+    poison_taken,
+    potion_taken,
+    trick_won,
+)
 from ._poison import apply_potions
 from ._round import end_round
 from ._state import Play
@@ -45,7 +51,7 @@ def resolve_trick(w: Work) -> None:
     """Resolve a complete trick in the order of K14."""
     t = w.tables
     trick = w.trick
-    win = trick_winner(trick, CARDS[w.trump_index].suit)
+    win = trick_winner(trick, w.trump_index // RANKS)
     seat = win.seat
     gems = 0
     taken = 0
@@ -53,25 +59,32 @@ def resolve_trick(w: Work) -> None:
     special = t.poison_cards | t.potion_cards
     for p in trick:
         gems += p.gems
-        if p.face_up and p.card.bit & special:
-            taken |= p.card.bit
+        bit = p.card.bit
+        if bit & special and p.face_up:
+            taken |= bit
         else:
-            rest |= p.card.bit
+            rest |= bit
     w.on_bag = put(w.on_bag, seat, w.on_bag[seat] + gems)  # their gems left the supply in play
     w.discard_mask |= rest
     w.last_winner = seat
     w.trick = ()
-    w.events.append(TrickWon(seat, w.trick_number, win.card, gems))
+    events = w.events
+    events.append(trick_won(seat, w.trick_number, win.card, gems))
     if taken:
-        ed = w.config.edition
+        poison_types = w.config.edition.poison_types
+        poisons = taken & t.poison_cards
         for p in trick:
-            if p.card.bit & taken & t.poison_cards:
-                ptype = ed.poison_types[t.poison_of[p.card.index]]
-                w.events.append(PoisonTaken(seat, p.card, ptype))
-            elif p.card.bit & taken:
-                w.events.append(PotionTaken(seat, p.card))
-        w.poison_masks = put(w.poison_masks, seat, w.poison_masks[seat] | taken & t.poison_cards)
-        w.potion_masks = put(w.potion_masks, seat, w.potion_masks[seat] | taken & t.potion_cards)
+            bit = p.card.bit
+            if bit & poisons:
+                ptype = poison_types[t.poison_of[p.card.index]]
+                events.append(poison_taken(seat, p.card, ptype))
+            elif bit & taken:
+                events.append(potion_taken(seat, p.card))
+        potions = taken & t.potion_cards
+        if poisons:
+            w.poison_masks = put(w.poison_masks, seat, w.poison_masks[seat] | poisons)
+        if potions:
+            w.potion_masks = put(w.potion_masks, seat, w.potion_masks[seat] | potions)
     apply_potions(w, seat)
 
 

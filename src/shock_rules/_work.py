@@ -90,14 +90,26 @@ class Work:
         """Return the seats still in the round."""
         return [i for i, s in enumerate(self.status) if s is _IN]
 
-    def poison_count(self, seat: int, ptype: int) -> int:
-        """Return a seat's count of poison type ``ptype`` (K15)."""
+    def centre_poisons(self) -> list[int]:
+        """Return how many chest poison cards of each poison type lie in the centre (K21)."""
         t = self.tables
-        n = (self.poison_masks[seat] & ~self.covered_masks[seat] & t.type_masks[ptype]).bit_count()
+        counts = [0] * len(t.type_masks)
         for kind, count in enumerate(self.chest_centre):
-            if count and t.chest_poison[kind] == ptype:
-                n += count
-        return n
+            if count:
+                counts[t.chest_poison[kind]] += count
+        return counts
+
+    def shock_type(self, seat: int, centre: list[int]) -> int:
+        """Return the first poison type whose count reaches 2 for ``seat``, or -1 (K15, K18).
+
+        A count is the seat's uncovered poison cards of the type plus the chest poison cards
+        of the type in the centre (``centre``, from :meth:`centre_poisons`).
+        """
+        uncovered = self.poison_masks[seat] & ~self.covered_masks[seat]
+        for ptype, type_mask in enumerate(self.tables.type_masks):
+            if (uncovered & type_mask).bit_count() + centre[ptype] >= 2:
+                return ptype
+        return -1
 
     def gain(self, seat: int, gems: int) -> None:
         """Move gems from the supply onto a seat's bag (K20; K29 lets the supply go below 0)."""
