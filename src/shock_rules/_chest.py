@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from ._events import ChestStopped, chest_revealed
+from ._events import ChestStopped, chest_revealed, shared
 from ._round import finish_trick
 from ._state import Phase, Status
 from ._work import Work, put
 
 _IN = Status.IN
 _CHOICE = Phase.CHEST_CHOICE
+_CHEST = Phase.CHEST
 
 MAX_REVEALS = 3  # K22: the mandatory card and up to two optional ones
 
@@ -18,7 +19,7 @@ def start_challenge(w: Work, seat: int) -> None:
     (K23)."""
     w.revealed = 0
     if any(w.chest_deck):
-        w.set_phase(Phase.CHEST, seat)
+        w.set_phase(_CHEST, seat)
     else:
         finish_trick(w)
 
@@ -66,5 +67,5 @@ def stop(w: Work) -> None:
 
     (Choosing to reveal only moves the game back to the chest reveal; the engine does that.)
     """
-    w.events.append(ChestStopped(w.actor))
+    w.events.append(shared(ChestStopped, w.actor))
     finish_trick(w)

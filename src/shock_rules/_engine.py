@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from fractions import Fraction
-from operator import itemgetter
 from typing import Final, TypeVar
 
 from ._actions import (
@@ -26,7 +25,7 @@ from ._actions import (
     Action,
     ActionKind,
 )
-from ._cards import CARDS, RANKS, Card, Suit
+from ._cards import CARDS, Card, Suit
 from ._chest import reveal, stop
 from ._config import GameConfig, Tables, tables_for
 from ._errors import IllegalActionError
@@ -38,7 +37,9 @@ from ._events import (
     RoundStarted,
     TrumpRevealed,
     Withdrew,
+    shared,
 )
+from ._pick import pick, picker
 from ._poison import cover
 from ._round import next_deal_target
 from ._state import CHANCE, ChanceMarker, Phase, Play, State, Status, fields_of, from_fields
@@ -74,12 +75,12 @@ _COVER_P, _CHEST_P, _CHOICE_P, _OVER_P = Phase.COVER, Phase.CHEST, Phase.CHEST_C
 _K_PLAY, _K_WITHDRAW, _K_DOWN = ActionKind.PLAY, ActionKind.WITHDRAW, ActionKind.DOWN
 _K_REVEAL = ActionKind.REVEAL
 # Plays and events are immutable values: the frequent ones are made once and reused. Face-up
-# plays are keyed by (seat, card bit, gems), the rest by (seat, card index, face_up, gems).
+# plays are keyed by (seat, card bit, gems), face-down ones by (seat, card bit, gems, False).
 _PLAYED: dict[tuple[int, ...], tuple[Play, CardPlayed]] = {}
 
 
 def _played(seat: int, card: Card, face_up: bool, gems: int) -> tuple[Play, CardPlayed]:
-    key = (seat, card.bit, gems) if face_up else (seat, card.index, face_up, gems)
+    key = (seat, card.bit, gems) if face_up else (seat, card.bit, gems, False)
     found = _PLAYED.get(key)
     if found is None:
         found = _PLAYED[key] = (Play(seat, card, face_up, gems),
@@ -89,52 +90,13 @@ def _played(seat: int, card: Card, face_up: bool, gems: int) -> tuple[Play, Card
 
 _DEALT: Final = tuple(tuple((CardDealt(seat, c),) for c in CARDS) for seat in range(5))
 
-# -- picking cards' entries by bitmask ------------------------------------------------------
-# A hand or pool is a 44-bit mask. The entries of its cards in a 44-long tuple (the actions of
-# one kind, or the (action, probability) pairs of a chance decision) are picked suit by suit
-# with an ``itemgetter`` cached per (suit, 11-bit chunk): C speed, built once.
-_GETTERS: Final[tuple[list[Callable[[tuple[object, ...]], tuple[object, ...]] | None], ...]] = (
-    tuple([None] * 2048 for _ in range(4))
-)
-
-
-def _getter(suit: int, chunk: int) -> Callable[[tuple[object, ...]], tuple[object, ...]]:
-    indexes = [RANKS * suit + r for r in range(RANKS) if chunk >> r & 1]
-    get: Callable[[tuple[object, ...]], tuple[object, ...]]
-    if len(indexes) == 1:  # itemgetter of one index returns the item, not a tuple
-        only = indexes[0]
-
-        def one(seq: tuple[object, ...]) -> tuple[object, ...]:
-            return (seq[only],)
-
-        get = one
-    else:
-        get = itemgetter(*indexes)
-    _GETTERS[suit][chunk] = get
-    return get
-
-
-def _pick(seq: tuple[_T, ...], mask: int) -> tuple[_T, ...]:
-    """Return the entries of ``seq`` (indexed by card) for the cards of ``mask``, in order."""
-    g0, g1, g2, g3 = _GETTERS
-    out: tuple[object, ...] = ()
-    chunk = mask & 0x7FF
-    if chunk:
-        out = (g0[chunk] or _getter(0, chunk))(seq)
-    chunk = (mask >> 11) & 0x7FF
-    if chunk:
-        out += (g1[chunk] or _getter(1, chunk))(seq)
-    chunk = (mask >> 22) & 0x7FF
-    if chunk:
-        out += (g2[chunk] or _getter(2, chunk))(seq)
-    chunk = mask >> 33
-    if chunk:
-        out += (g3[chunk] or _getter(3, chunk))(seq)
-    return out  # type: ignore[return-value]  # the getters pick entries of ``seq``
-
-
-def _actions_of(table: tuple[Action, ...], mask: int) -> tuple[Action, ...]:
-    return _pick(table, mask)
+# Legal actions of each card kind, picked by card mask (see _pick.py).
+_PLAYS: Final = picker(PLAY)
+_WITHDRAWALS: Final = picker(WITHDRAW)
+_DOWNS: Final = picker(DOWN)
+_COVERS: Final = picker(COVER)
+_DEALS: Final = picker(DEAL)
+_TRUMPS: Final = picker(TRUMP)
 
 
 class Probability(Fraction):
@@ -260,10 +222,10 @@ def legal_actions(state: State) -> tuple[Action, ...]:
                 lead = lead_suit_of(trick)
                 if lead >= 0 and hand & _SUIT_MASKS[lead]:
                     plays = hand & _SUIT_MASKS[lead]  # K9: must follow suit
-            return _pick(PLAY, plays) + _pick(WITHDRAW, hand)
-        return _actions_of(DOWN, hand)
+            return _PLAYS(plays) + _WITHDRAWALS(hand)
+        return _DOWNS(hand)
     if phase is _DEAL_P:
-        return _actions_of(DEAL, state.pool_mask)
+        return _DEALS(state.pool_mask)
     if phase is _CHEST_P:
         return tuple(
             Action.chest(c)
@@ -274,9 +236,9 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         return (REVEAL, STOP)
     if phase is _COVER_P:
         seat = state.actor
-        return _actions_of(COVER, state.poison_masks[seat] & ~state.covered_masks[seat])
+        return _COVERS(state.poison_masks[seat] & ~state.covered_masks[seat])
     if phase is _TRUMP_P:
-        return _actions_of(TRUMP, state.pool_mask)
+        return _TRUMPS(state.pool_mask)
     if phase is _LEADER_P:
         return LEADER[: state.config.players]
     return ()
@@ -292,10 +254,10 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     phase = state.phase
     if phase is _DEAL_P:
         pool = state.pool_mask
-        return _pick(_DEAL_PAIRS[pool.bit_count()], pool)
+        return pick(_DEAL_PAIRS[pool.bit_count()], pool)
     if phase is _TRUMP_P:
         pool = state.pool_mask
-        return _pick(_TRUMP_PAIRS[pool.bit_count()], pool)
+        return pick(_TRUMP_PAIRS[pool.bit_count()], pool)
     if phase is _CHEST_P:
         return _chest_outcomes(state.tables, state.chest_deck)
     if phase is Phase.LEADER:
@@ -398,7 +360,7 @@ def _play(state: State, action: Action) -> State:
         raise _illegal(action, seat, f"does not hold {card}")
     t = state.tables
     kind = action.kind
-    f = fields_of(state)
+    f = state.__dict__.copy()  # fields_of(state), inlined on the two hottest paths
     status = state.status
     trick = state.trick
     if kind is _K_PLAY:
@@ -435,12 +397,16 @@ def _play(state: State, action: Action) -> State:
                 f["in_bag"] = put(in_bag, seat, in_bag[seat] + banked)
             status = put(status, seat, _WITHDRAWN)
             f["status"] = status
-            play, played = _played(seat, card, False, gems)
-            events = (Withdrew(seat, banked), played)
+            play, played = _PLAYED.get((seat, bit, gems, False)) or _played(
+                seat, card, False, gems
+            )
+            events = (shared(Withdrew, seat, banked), played)
         else:  # DOWN
             if status[seat] is _IN:
                 raise _illegal(action, seat, "is in the round: play a card face up or withdraw")
-            play, played = _played(seat, card, False, gems)
+            play, played = _PLAYED.get((seat, bit, gems, False)) or _played(
+                seat, card, False, gems
+            )
             events = (played,)
         fd = state.face_down_masks
         f["face_down_masks"] = put(fd, seat, fd[seat] | bit)
@@ -481,7 +447,7 @@ def _deal(state: State, action: Action) -> State:
         target = seat + 1
     else:
         target = next_deal_target(hands, seat, size, state.tables.hand_size)
-    f = fields_of(state)
+    f = state.__dict__.copy()  # fields_of(state), inlined
     f["hand_masks"] = hands
     f["pool_mask"] = pool ^ bit
     f["actor"] = target
@@ -570,8 +536,10 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     """Return one outcome of the chance decision, drawn with the caller's generator according
     to :func:`chance_outcomes`."""
     phase = state.phase
-    if phase is Phase.DEAL or phase is Phase.TRUMP:
-        return rng.choice(_actions_of(DEAL if phase is Phase.DEAL else TRUMP, state.pool_mask))
+    if phase is Phase.DEAL:
+        return rng.choice(_DEALS(state.pool_mask))
+    if phase is Phase.TRUMP:
+        return rng.choice(_TRUMPS(state.pool_mask))
     if phase is Phase.CHEST:
         kinds = [i for i, n in enumerate(state.chest_deck) if n]
         i = rng.choices(kinds, weights=[state.chest_deck[k] for k in kinds])[0]

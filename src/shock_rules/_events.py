@@ -11,6 +11,7 @@ per-player view must filter them.
 from __future__ import annotations
 
 import enum
+from typing import TypeVar
 
 import attrs
 
@@ -207,45 +208,57 @@ class GameEnded(Event):
     winners: frozenset[int]
 
 
-# -- interned events ------------------------------------------------------------------------
+# -- shared events ---------------------------------------------------------------------------
 # Events are immutable values, so the engine reuses the frequent ones instead of building
-# each anew (an attrs constructor costs ~0.3 us; a chest reveal makes two or more).
-_INTERNED: dict[tuple[object, ...], Event] = {}
+# each anew (an attrs constructor costs ~0.3 us; a trick or a chest reveal makes several).
+_E = TypeVar("_E", bound=Event)
+_SHARED: dict[tuple[object, ...], Event] = {}
 
 
-def _interned(key: tuple[object, ...], make: type[Event], *args: object) -> Event:
-    found = _INTERNED.get(key)
-    if found is None:
-        if len(_INTERNED) > 50_000:  # user editions can have many chest cards: stay bounded
-            _INTERNED.clear()
-        found = _INTERNED[key] = make(*args)
+def _make(key: tuple[object, ...], cls: type[_E], *args: object) -> _E:
+    if len(_SHARED) > 50_000:  # user editions can have many chest cards: stay bounded
+        _SHARED.clear()
+    found = _SHARED[key] = cls(*args)
     return found
 
 
-def gems_gained(seat: int, gems: int) -> Event:
+def shared(cls: type[_E], *args: int) -> _E:
+    """Return the event ``cls(*args)`` for an event of integer fields, made once."""
+    key = (cls, *args)
+    return _SHARED.get(key) or _make(key, cls, *args)  # type: ignore[return-value]
+
+
+def gems_gained(seat: int, gems: int) -> GemsGained:
     """Return the (shared) event ``GemsGained(seat, gems)``."""
-    return _INTERNED.get((1, seat, gems)) or _interned((1, seat, gems), GemsGained, seat, gems)
+    key = (GemsGained, seat, gems)
+    return _SHARED.get(key) or _make(key, GemsGained, seat, gems)  # type: ignore[return-value]
 
 
-def chest_revealed(seat: int, card: ChestCard, number: int) -> Event:
+def chest_revealed(seat: int, card: ChestCard, number: int) -> ChestRevealed:
     """Return the (shared) event ``ChestRevealed(seat, card, number)``."""
-    key = (2, seat, card, number)
-    return _INTERNED.get(key) or _interned(key, ChestRevealed, seat, card, number)
+    key = (ChestRevealed, seat, card, number)  # chest cards cache their hash
+    return _SHARED.get(key) or _make(  # type: ignore[return-value]
+        key, ChestRevealed, seat, card, number
+    )
 
 
-def trick_won(seat: int, trick: int, card: Card, gems: int) -> Event:
+def trick_won(seat: int, trick: int, card: Card, gems: int) -> TrickWon:
     """Return the (shared) event ``TrickWon(seat, trick, card, gems)``."""
-    key = (3, seat, trick, card.index, gems)
-    return _INTERNED.get(key) or _interned(key, TrickWon, seat, trick, card, gems)
+    key = (TrickWon, seat, trick, card.index, gems)  # an int hashes faster than a card
+    return _SHARED.get(key) or _make(  # type: ignore[return-value]
+        key, TrickWon, seat, trick, card, gems
+    )
 
 
-def poison_taken(seat: int, card: Card, poison: str) -> Event:
+def poison_taken(seat: int, card: Card, poison: str) -> PoisonTaken:
     """Return the (shared) event ``PoisonTaken(seat, card, poison)``."""
-    key = (4, seat, card.index, poison)
-    return _INTERNED.get(key) or _interned(key, PoisonTaken, seat, card, poison)
+    key = (PoisonTaken, seat, card.index, poison)
+    return _SHARED.get(key) or _make(  # type: ignore[return-value]
+        key, PoisonTaken, seat, card, poison
+    )
 
 
-def potion_taken(seat: int, card: Card) -> Event:
+def potion_taken(seat: int, card: Card) -> PotionTaken:
     """Return the (shared) event ``PotionTaken(seat, card)``."""
-    key = (5, seat, card.index)
-    return _INTERNED.get(key) or _interned(key, PotionTaken, seat, card)
+    key = (PotionTaken, seat, card.index)
+    return _SHARED.get(key) or _make(key, PotionTaken, seat, card)  # type: ignore[return-value]

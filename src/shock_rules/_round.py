@@ -7,9 +7,12 @@ variants), K27 (next round's leader), K28 (end of game).
 from __future__ import annotations
 
 from ._config import ROUNDS, Variant
-from ._events import GameEnded, GemsBanked, RoundEnded, RoundEndReason, RoundStarted
+from ._events import GameEnded, GemsBanked, RoundEnded, RoundEndReason, RoundStarted, shared
 from ._state import Phase, Status
 from ._work import Work
+
+_IN = Status.IN
+_PLAY = Phase.PLAY
 
 
 def deal_target(hands: tuple[int, ...], hand_size: int) -> int:
@@ -45,23 +48,23 @@ def next_deal_target(hands: tuple[int, ...], seat: int, size: int, hand_size: in
 def finish_trick(w: Work) -> None:
     """Close a fully resolved trick (chest challenge included): K25 checks, then K24."""
     w.revealed = 0
-    in_round = w.in_round()
-    if len(in_round) == 0:
+    in_round = w.status.count(_IN)
+    if in_round == 0:
         end_round(w, RoundEndReason.NOBODY_LEFT)
     elif not any(w.hand_masks):
         end_round(w, RoundEndReason.HANDS_EMPTY)
-    elif len(in_round) == 1:
+    elif in_round == 1:
         end_round(w, RoundEndReason.ONE_LEFT)
     else:
         # K24: the winner leads; if shocked, the next seat clockwise still in the round.
         n = w.tables.players
         leader = w.last_winner
-        while w.status[leader] is not Status.IN:
+        while w.status[leader] is not _IN:
             leader = (leader + 1) % n
         w.trick_number += 1
         w.leader = leader
         w.trick = ()
-        w.set_phase(Phase.PLAY, leader)
+        w.set_phase(_PLAY, leader)
 
 
 def end_round(w: Work, reason: RoundEndReason) -> None:
@@ -71,10 +74,10 @@ def end_round(w: Work, reason: RoundEndReason) -> None:
     in_bag = list(w.in_bag)
     for seat, status in enumerate(w.status):
         gems = on_bag[seat]
-        if gems and status is Status.IN:
+        if gems and status is _IN:
             in_bag[seat] += gems
             on_bag[seat] = 0
-            w.events.append(GemsBanked(seat, gems))
+            w.events.append(shared(GemsBanked, seat, gems))
     w.on_bag = tuple(on_bag)
     w.in_bag = tuple(in_bag)
     w.events.append(RoundEnded(w.round, reason))
@@ -116,7 +119,7 @@ def start_next_round(w: Work) -> None:
     w.leader = leader
     w.round_leader = leader
     w.last_winner = -1
-    w.events.append(RoundStarted(w.round, leader))
+    w.events.append(shared(RoundStarted, w.round, leader))
     target = deal_target(w.hand_masks, t.hand_size)
     # DEAL-2: during dealing, ``actor`` is the seat that receives the next card.
     w.set_phase(Phase.DEAL if target >= 0 else Phase.TRUMP, target)

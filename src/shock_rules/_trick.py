@@ -9,6 +9,7 @@ from ._events import (
     TrickAbandoned,
     poison_taken,
     potion_taken,
+    shared,
     trick_won,
 )
 from ._poison import apply_potions
@@ -97,5 +98,5 @@ def abandon_trick(w: Work) -> None:
         w.discard_mask |= p.card.bit
     w.supply += gems
     w.trick = ()
-    w.events.append(TrickAbandoned(w.trick_number, gems))
+    w.events.append(shared(TrickAbandoned, w.trick_number, gems))
     end_round(w, RoundEndReason.ALL_WITHDREW)
