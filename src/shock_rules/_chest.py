@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._events import ChestStopped, chest_revealed, shared
+from ._events import ChestStopped, chest_revealed, gems_gained, shared
 from ._round import finish_trick
 from ._state import Phase, Status
 from ._work import Work, put
@@ -30,21 +30,35 @@ def reveal(w: Work, kind: int) -> None:
     t = w.tables
     seat = w.actor
     card = t.chest_cards[kind]
-    w.chest_deck = put(w.chest_deck, kind, w.chest_deck[kind] - 1)
-    w.revealed += 1
-    w.events.append(chest_revealed(seat, card, w.revealed))
-    if card.large:
-        w.gain(seat, card.large)
+    deck = put(w.chest_deck, kind, w.chest_deck[kind] - 1)
+    w.chest_deck = deck
+    revealed = w.revealed + 1
+    w.revealed = revealed
+    events = w.events
+    events.append(chest_revealed(seat, card, revealed))
     ptype = t.chest_poison[kind]
+    # The gems of the card, from the supply (K29: it may go below zero): the large icons to
+    # the revealer; on a gem card, the small icons to every *other* seat still in the round
+    # (K20).
+    on_bag = [*w.on_bag]
+    paid = 0
+    large = card.large
+    if large:
+        on_bag[seat] += large
+        paid += large
+        events.append(gems_gained(seat, large))
     if ptype < 0:
-        # K20: every *other* seat still in the round gains the small icons.
         w.chest_discard = put(w.chest_discard, kind, w.chest_discard[kind] + 1)
-        if card.small:
-            status = w.status
-            for other in range(t.players):
-                if other != seat and status[other] is _IN:
-                    w.gain(other, card.small)
-    else:
+        small = card.small
+        if small:
+            for other, status in enumerate(w.status):
+                if other != seat and status is _IN:
+                    on_bag[other] += small
+                    paid += small
+                    events.append(gems_gained(other, small))
+    w.on_bag = tuple(on_bag)
+    w.supply -= paid
+    if ptype >= 0:
         # K21: the card goes to the centre and poisons everyone still in the round, revealer
         # included; all whose count reaches 2 are shocked at once.
         w.chest_centre = put(w.chest_centre, kind, w.chest_centre[kind] + 1)
@@ -56,7 +70,7 @@ def reveal(w: Work, kind: int) -> None:
         ]
         for s in shocked:
             w.shock(s, ptype)
-    if w.status[seat] is _IN and w.revealed < MAX_REVEALS and any(w.chest_deck):
+    if revealed < MAX_REVEALS and w.status[seat] is _IN and any(deck):
         w.set_phase(_CHOICE, seat)
     else:
         finish_trick(w)

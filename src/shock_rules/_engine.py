@@ -44,7 +44,7 @@ from ._poison import cover
 from ._round import next_deal_target
 from ._state import CHANCE, ChanceMarker, Phase, Play, State, Status, fields_of, from_fields
 from ._trick import abandon_trick, lead_suit_of, resolve_trick
-from ._work import Work, draft, put
+from ._work import draft, draft_of, put
 
 _T = TypeVar("_T")
 
@@ -418,11 +418,11 @@ def _play(state: State, action: Action) -> State:
     f["supply"] = state.supply - gems
     f["actor"] = seat + 1 if seat + 1 < t.players else 0
     if kind is _K_WITHDRAW and _IN not in status:
-        w = Work(f, list(events))
+        w = draft_of(f, [*events])
         abandon_trick(w)  # K13
         return w.freeze()
     if len(trick) == t.players:
-        w = Work(f, list(events))
+        w = draft_of(f, [*events])
         resolve_trick(w)
         return w.freeze()
     f["events"] = events

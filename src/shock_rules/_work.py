@@ -17,17 +17,27 @@ from __future__ import annotations
 from typing import TypeVar
 
 from ._config import GameConfig, Tables
-from ._events import Event, Shocked, gems_gained
+from ._events import Event, Shocked
 from ._state import Phase, Play, State, Status, fields_of, from_fields
 
 _T = TypeVar("_T")
 
 _IN = Status.IN
+_new = object.__new__
 
 
-def draft(state: State, events: list[Event] | None = None) -> Work:
-    """Return a draft of the state after ``state``, starting with ``events``."""
-    return Work(fields_of(state), [] if events is None else events)
+def draft(state: State) -> Work:
+    """Return a draft of the state after ``state``."""
+    return draft_of(fields_of(state), [])
+
+
+def draft_of(fields: dict[str, object], events: list[Event]) -> Work:
+    """Return a draft made of ``fields`` (a state's fields, from :func:`fields_of`, which the
+    draft now owns) and the step's ``events`` so far."""
+    fields["events"] = events
+    w = _new(Work)  # Work(fields, events) without running a Python-level __init__
+    w.__dict__ = fields
+    return w
 
 
 def put(values: tuple[_T, ...], seat: int, value: _T) -> tuple[_T, ...]:
@@ -40,7 +50,8 @@ def put(values: tuple[_T, ...], seat: int, value: _T) -> tuple[_T, ...]:
 class Work:
     """The fields of :class:`State`, assignable, plus the list of the step's events.
 
-    A draft is used once: :meth:`freeze` gives its fields to the new state.
+    Make one with :func:`draft` or :func:`draft_of`. A draft is used once: :meth:`freeze`
+    gives its fields to the new state.
     """
 
     config: GameConfig
@@ -73,12 +84,6 @@ class Work:
     #: The events of the step so far (a tuple in the state, a list while drafting).
     events: list[Event]
 
-    def __init__(self, fields: dict[str, object], events: list[Event]) -> None:
-        """Draft from ``fields``, a state's fields (from :func:`fields_of`) that the draft
-        now owns."""
-        fields["events"] = events
-        self.__dict__ = fields
-
     def freeze(self) -> State:
         """Return the state this draft describes, with the step's events."""
         fields = self.__dict__
@@ -110,12 +115,6 @@ class Work:
             if (uncovered & type_mask).bit_count() + centre[ptype] >= 2:
                 return ptype
         return -1
-
-    def gain(self, seat: int, gems: int) -> None:
-        """Move gems from the supply onto a seat's bag (K20; K29 lets the supply go below 0)."""
-        self.on_bag = put(self.on_bag, seat, self.on_bag[seat] + gems)
-        self.supply -= gems
-        self.events.append(gems_gained(seat, gems))
 
     def shock(self, seat: int, ptype: int) -> None:
         """Shock a seat (K18): its gems on the bag go back to the supply; it leaves the round."""
