@@ -43,7 +43,7 @@ from ._pick import pick, picker
 from ._poison import cover
 from ._round import next_deal_target
 from ._state import CHANCE, ChanceMarker, Phase, Play, State, Status, fields_of, from_fields
-from ._trick import abandon_trick, lead_suit_of, resolve_trick
+from ._trick import abandon_trick, resolve_trick
 from ._work import draft, draft_of, put
 
 _T = TypeVar("_T")
@@ -217,11 +217,12 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         hand = state.hand_masks[seat]
         if state.status[seat] is _IN:
             plays = hand
-            trick = state.trick
-            if trick:
-                lead = lead_suit_of(trick)
-                if lead >= 0 and hand & _SUIT_MASKS[lead]:
-                    plays = hand & _SUIT_MASKS[lead]  # K9: must follow suit
+            for p in state.trick:  # the lead suit is the first face-up card's (K8)
+                if p.face_up:
+                    follow = hand & _SUIT_MASKS[p.card.suit]
+                    if follow:
+                        plays = follow  # K9: must follow suit
+                    break
             return _PLAYS(plays) + _WITHDRAWALS(hand)
         return _DOWNS(hand)
     if phase is _DEAL_P:
@@ -369,14 +370,16 @@ def _play(state: State, action: Action) -> State:
                 action, seat,
                 f"is out of the round ({status[seat]}): play face down ('down {card}')",
             )
-        if trick:
-            lead = lead_suit_of(trick)
-            if lead >= 0 and card.suit != lead:
-                if hand & _SUIT_MASKS[lead]:
-                    raise _illegal(action, seat, f"must follow {_SUIT_NAMES[lead]}")
-                # K9: not following shows the seat has no card of the lead suit (public).
-                voids = state.void_suits
-                f["void_suits"] = put(voids, seat, voids[seat] | 1 << lead)
+        for p in trick:  # the lead suit is the first face-up card's (K8)
+            if p.face_up:
+                lead = p.card.suit
+                if card.suit != lead:
+                    if hand & _SUIT_MASKS[lead]:
+                        raise _illegal(action, seat, f"must follow {_SUIT_NAMES[lead]}")
+                    # K9: not following shows the seat has no card of the lead suit (public).
+                    voids = state.void_suits
+                    f["void_suits"] = put(voids, seat, voids[seat] | 1 << lead)
+                break
         gems = t.icons[card.index]
         play, played = _PLAYED.get((seat, bit, gems)) or _played(seat, card, True, gems)
         events: tuple[Event, ...] = (played,)
