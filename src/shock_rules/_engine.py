@@ -89,6 +89,7 @@ def _played(seat: int, card: Card, face_up: bool, gems: int) -> tuple[Play, Card
 
 
 _DEALT: Final = tuple(tuple((CardDealt(seat, c),) for c in CARDS) for seat in range(5))
+_TRUMPED: Final = tuple((TrumpRevealed(c),) for c in CARDS)
 
 # Legal actions of each card kind, picked by card mask (see _pick.py).
 _PLAYS: Final = picker(PLAY)
@@ -472,7 +473,7 @@ def _trump(state: State, action: Action) -> State:
         f["phase"], f["actor"] = _LEADER_P, -1
     else:
         f["phase"], f["actor"] = _PLAY_P, state.leader
-    f["events"] = (TrumpRevealed(card),)
+    f["events"] = _TRUMPED[card.index]
     return from_fields(f)
 
 
@@ -512,7 +513,7 @@ def _chest(state: State, action: Action) -> State:
 
 def _chest_choice(state: State, action: Action) -> State:
     if action.kind is _K_REVEAL:
-        f = fields_of(state)  # K22: another card; nothing else changes
+        f = state.__dict__.copy()  # K22: another card; nothing else changes
         f["phase"] = _CHEST_P
         f["events"] = ()
         return from_fields(f)

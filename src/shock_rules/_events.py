@@ -222,8 +222,8 @@ def _make(key: tuple[object, ...], cls: type[_E], *args: object) -> _E:
     return found
 
 
-def shared(cls: type[_E], *args: int) -> _E:
-    """Return the event ``cls(*args)`` for an event of integer fields, made once."""
+def shared(cls: type[_E], *args: int | enum.Enum) -> _E:
+    """Return the event ``cls(*args)`` for an event of integer and enum fields, made once."""
     key = (cls, *args)
     return _SHARED.get(key) or _make(key, cls, *args)  # type: ignore[return-value]
 

@@ -80,7 +80,7 @@ def end_round(w: Work, reason: RoundEndReason) -> None:
             w.events.append(shared(GemsBanked, seat, gems))
     w.on_bag = tuple(on_bag)
     w.in_bag = tuple(in_bag)
-    w.events.append(RoundEnded(w.round, reason))
+    w.events.append(shared(RoundEnded, w.round, reason))
     if w.round == ROUNDS:
         w.set_phase(Phase.OVER)
         best = max(w.in_bag)
