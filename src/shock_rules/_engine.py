@@ -506,7 +506,7 @@ def _chest(state: State, action: Action) -> State:
     kind = state.tables.chest_index.get(action.chest_card, -1)  # type: ignore[arg-type]
     if kind < 0 or not state.chest_deck[kind]:
         raise _illegal(action, None, f"no {action.chest_card} card is left in the chest deck")
-    w = draft(state)
+    w = draft_of(state.__dict__.copy(), [])  # draft(state), inlined
     reveal(w, kind)
     return w.freeze()
 
@@ -517,7 +517,7 @@ def _chest_choice(state: State, action: Action) -> State:
         f["phase"] = _CHEST_P
         f["events"] = ()
         return from_fields(f)
-    w = draft(state)
+    w = draft_of(state.__dict__.copy(), [])  # draft(state), inlined
     stop(w)
     return w.freeze()
 

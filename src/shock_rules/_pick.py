@@ -3,7 +3,7 @@
 Legal actions and chance outcomes are built from a hand or the dungeon deck, both 44-bit
 masks (:mod:`shock_rules._cards`). A picker splits the mask by suit into four 11-bit chunks and
 keeps, per suit, the tuple of entries of every chunk it has met, so a pick is at most four
-dict look-ups and three concatenations, with no per-card Python work.
+list look-ups and three concatenations, with no per-card Python work.
 
 :func:`pick` serves the many tables of chance outcomes (one per deck size) without keeping a
 cache per table: it picks with an ``itemgetter`` per (suit, chunk), shared by all tables.
@@ -25,7 +25,11 @@ _CHUNK = (1 << RANKS) - 1
 def picker(table: tuple[_T, ...]) -> Callable[[int], tuple[_T, ...]]:
     """Return a function mapping a card mask to the entries of ``table`` (indexed by card
     index) for its cards, in card order."""
-    caches: tuple[dict[int, tuple[_T, ...]], ...] = ({}, {}, {}, {})
+    # One list per suit, indexed by chunk (2,048 slots, 16 KiB): a list index is several
+    # times cheaper than a dict look-up on this path.
+    caches: tuple[list[tuple[_T, ...] | None], ...] = tuple(
+        [None] * (_CHUNK + 1) for _ in range(4)
+    )
     c0, c1, c2, c3 = caches
 
     def fill(suit: int, chunk: int) -> tuple[_T, ...]:
@@ -37,16 +41,16 @@ def picker(table: tuple[_T, ...]) -> Callable[[int], tuple[_T, ...]]:
 
     def pick(mask: int) -> tuple[_T, ...]:
         chunk = mask & _CHUNK
-        out = (c0.get(chunk) or fill(0, chunk)) if chunk else ()
+        out = (c0[chunk] or fill(0, chunk)) if chunk else ()
         chunk = mask >> RANKS & _CHUNK
         if chunk:
-            out += c1.get(chunk) or fill(1, chunk)
+            out += c1[chunk] or fill(1, chunk)
         chunk = mask >> 2 * RANKS & _CHUNK
         if chunk:
-            out += c2.get(chunk) or fill(2, chunk)
+            out += c2[chunk] or fill(2, chunk)
         chunk = mask >> 3 * RANKS
         if chunk:
-            out += c3.get(chunk) or fill(3, chunk)
+            out += c3[chunk] or fill(3, chunk)
         return out
 
     return pick
