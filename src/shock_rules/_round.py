@@ -22,7 +22,7 @@ def deal_target(hands: tuple[int, ...], hand_size: int) -> int:
     dealing round the table from seat 0 (DEAL-2); after an abandoned trick (K13) it tops up
     the hands that kept a card last.
     """
-    sizes = [h.bit_count() for h in hands]
+    sizes = list(map(int.bit_count, hands))
     fewest = min(sizes)
     return sizes.index(fewest) if fewest < hand_size else -1
 
@@ -91,34 +91,43 @@ def end_round(w: Work, reason: RoundEndReason) -> None:
     start_next_round(w)
 
 
+# What every round starts with (K26), per (seats, full chest deck): shared, immutable values.
+_FRESH: dict[tuple[int, tuple[int, ...]], dict[str, object]] = {}
+
+
+def _fresh_round(players: int, chest_counts: tuple[int, ...]) -> dict[str, object]:
+    key = (players, chest_counts)
+    fresh = _FRESH.get(key)
+    if fresh is None:
+        zeros = (0,) * players
+        no_chest = (0,) * len(chest_counts)
+        fresh = _FRESH[key] = {
+            "chest_deck": chest_counts, "chest_discard": no_chest, "chest_centre": no_chest,
+            "trump_index": -1, "discard_mask": 0, "face_down_masks": zeros,
+            "poison_masks": zeros, "covered_masks": zeros, "potion_masks": zeros,
+            "void_suits": zeros, "status": (Status.IN,) * players, "trick": (),
+            "trick_number": 1, "revealed": 0, "last_winner": -1,
+        }
+    return fresh
+
+
 def start_next_round(w: Work) -> None:
     """Set up the next round (K26) with its leader (K27); dealing follows as chance."""
     t = w.tables
-    n = t.players
     leader = w.last_winner if w.last_winner >= 0 else w.round_leader
-    zeros = (0,) * n
-    w.chest_deck = t.chest_counts
-    w.chest_discard = w.chest_centre = (0,) * len(t.chest_counts)
     if w.config.variant is Variant.SIMPLIFIED:
-        w.hand_masks = zeros
+        w.hand_masks = (0,) * t.players
     held = 0
     for h in w.hand_masks:
         held |= h
     # Everything not in a hand goes back to the dungeon deck: the pool, the discard pile,
     # the cards in front of players, the trump card, and any card left in an abandoned trick.
     w.pool_mask = t.deck & ~held
-    w.trump_index = -1
-    w.discard_mask = 0
-    w.face_down_masks = w.poison_masks = w.covered_masks = w.potion_masks = zeros
-    w.void_suits = zeros
-    w.status = (Status.IN,) * n
-    w.trick = ()
+    # The chest deck is complete again; play areas, statuses and the trick are cleared.
+    vars(w).update(_fresh_round(t.players, t.chest_counts))
     w.round += 1
-    w.trick_number = 1
-    w.revealed = 0
     w.leader = leader
     w.round_leader = leader
-    w.last_winner = -1
     w.events.append(shared(RoundStarted, w.round, leader))
     target = deal_target(w.hand_masks, t.hand_size)
     # DEAL-2: during dealing, ``actor`` is the seat that receives the next card.
