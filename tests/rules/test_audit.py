@@ -16,7 +16,19 @@ import pytest
 
 import shock_rules as sr
 
-from ._helpers import SUITS_3, SUITS_4, acts, cards, collect, edition_with, events, mask, run, start
+from ._helpers import (
+    SUITS_3,
+    SUITS_4,
+    acts,
+    cards,
+    collect,
+    edition_with,
+    events,
+    full_round_script,
+    mask,
+    run,
+    start,
+)
 
 IN, OUT, SHOCKED = sr.Status.IN, sr.Status.WITHDRAWN, sr.Status.SHOCKED
 
@@ -482,3 +494,65 @@ def test_illegal_plays_are_refused_with_a_message_naming_seat_and_reason() -> No
     state = run(state, "down 6S")
     # Seat 2 holds clubs only, no diamond: it may play any of its 8 cards face up.
     assert len([a for a in sr.legal_actions(state) if a.kind is sr.ActionKind.PLAY]) == 8
+
+
+@pytest.mark.rule("ROUND-1")
+@pytest.mark.rule("ROUND-3")
+@pytest.mark.rule("ROUND-4")
+@pytest.mark.rule("ROUND-5")
+def test_a_last_trick_that_empties_the_hands_and_leaves_one_player_ends_the_round_once() -> None:
+    # The whole round of full_round_script (seat 3 wins every trick with a club), except that
+    # in trick 9 seats 0, 1 and 2 withdraw. Seat 3 still plays 9C face up and wins alone.
+    steps = full_round_script(0).split("; ")
+    assert steps[-6:] == ["play 9C", "play 9H", "play 9S", "play 9D", "chest G1/1", "stop"]
+    state = run(start(SUITS_4, "10C"), "; ".join(steps[:-6]))
+    # Tricks 1-8: 16 icon gems and 4 x G3/0, 2 x G4/0, 2 x G1/1 for seat 3 (38); the small
+    # icons of the two G1/1 cards for each other seat (2).
+    assert state.on_bag == (2, 2, 2, 38)
+    state = run(state, "play 9C; withdraw 9H; withdraw 9S; withdraw 9D")
+    # 9C has no icon; three face-down cards carry 1 gem each.
+    assert events(state, sr.TrickWon) == [sr.TrickWon(3, 9, sr.Card.parse("9C"), 3)]
+    assert state.in_bag == (2, 2, 2, 0)
+    # The hands are empty and one player is left, but the last winner still opens the chest.
+    assert (state.phase, state.actor) == (sr.Phase.CHEST, 3)
+    state = run(state, "chest G1/1")
+    assert (state.phase, state.actor) == (sr.Phase.CHEST_CHOICE, 3)
+    state = run(state, "stop")
+    # One end, named by the engine's documented priority (every card played before one left).
+    assert _reason(state) is sr.RoundEndReason.HANDS_EMPTY
+    assert events(state, sr.GemsBanked) == [sr.GemsBanked(3, 42)]
+    assert state.in_bag == (2, 2, 2, 42) and state.supply == 280 - 48
+    # Round 2 (standard variant): the hands are empty, so everyone is dealt 9 new cards.
+    assert (state.round, state.leader, state.deck_size) == (2, 3, 40)
+
+
+@pytest.mark.rule("POTION-2")
+def test_a_potion_alone_covers_an_older_poison_card_in_front_of_the_winner() -> None:
+    # SUITS_4, diamonds trump. Trick 1: seat 2 trumps with 1D and takes 7H (bee 1, uncovered).
+    state = run(start(SUITS_4, "10D"), "play 7H; play 1S; play 1D; play 1C; chest G3/0; stop")
+    assert state.poisons(2) == (sr.PoisonCard(sr.Card.parse("7H"), "bee", False),)
+    # Trick 2: seat 2 takes the potion 5C and no poison: the potion covers the 7H already in
+    # front of it ("if you have a Poison Number Card in your play area, use it immediately").
+    state = run(state, "play 2D; play 5C; play 2H; play 2S")
+    assert events(state, sr.PoisonCovered) == [sr.PoisonCovered(2, sr.Card.parse("7H"))]
+    assert state.poison_count(2, "bee") == 0 and state.stored_potions(2) == 0
+
+
+@pytest.mark.rule("INFO-1")
+def test_a_face_down_card_is_known_only_to_the_seat_that_played_it() -> None:
+    # SUITS_3, clubs trump: seat 1 withdraws with 10S, face down under 2 gems.
+    state = run(start(SUITS_3, "2C"), "play 2H; withdraw 10S")
+    assert sr.view(state, 1).trick[1].card == sr.Card.parse("10S")
+    for seen_by in (sr.view(state, 0), sr.view(state, 2), sr.spectator_view(state)):
+        assert seen_by.trick[1] == sr.TrickCard(1, None, False, 2)
+        assert sr.Card.parse("10S") in seen_by.unseen
+        assert sr.HiddenCardPlayed(1, 2) in seen_by.events
+        assert all(not isinstance(e, sr.CardPlayed) for e in seen_by.events)
+    # Once the trick is over the card lies in the discard pile, still face down: the public
+    # discard pile shows only the face-up cards.
+    state = run(state, "play 10D")
+    assert sr.view(state, 0).discard == cards("2H 10D")
+    assert sr.view(state, 1).own_face_down == cards("10S")
+    # Other hands stay hidden; the sizes are public.
+    assert sr.view(state, 0).hand == cards("3H 4H 5H 6H 7H 8H 9H 10H")
+    assert [s.hand_size for s in sr.view(state, 0).seats] == [8, 8, 8]
