@@ -10,6 +10,7 @@ deck running dry mid-challenge, 3- and 5-player gem counts and the end of the ga
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -556,3 +557,236 @@ def test_a_face_down_card_is_known_only_to_the_seat_that_played_it() -> None:
     # Other hands stay hidden; the sizes are public.
     assert sr.view(state, 0).hand == cards("3H 4H 5H 6H 7H 8H 9H 10H")
     assert [s.hand_size for s in sr.view(state, 0).seats] == [8, 8, 8]
+
+
+# -- an independent referee ------------------------------------------------------------------------
+#
+# The scenarios above pin chosen situations; this referee re-derives *every* decision step of
+# random games from the rulebook and compares the engine's next state with it. It knows the
+# default edition's card data by heart (K30-K33) and shares no code with the engine: it only
+# reads the position before the step.
+
+_POISON_OF = {
+    sr.Card.parse("7H"): "bee", sr.Card.parse("7S"): "jellyfish", sr.Card.parse("7D"): "spider",
+}
+_POTIONS = frozenset(sr.parse_cards("5C 7C"))
+_TYPES = ("jellyfish", "bee", "spider")
+
+
+class _Referee:
+    """The position before one step, in plain sets and lists, and the rules applied to it."""
+
+    def __init__(self, s: sr.State) -> None:
+        n = self.n = s.players
+        self.on_bag, self.in_bag, self.supply = list(s.on_bag), list(s.in_bag), s.supply
+        self.status = list(s.status)
+        self.poisons = [{p.card for p in s.poisons(i)} for i in range(n)]
+        self.covered = [{p.card for p in s.poisons(i) if p.covered} for i in range(n)]
+        self.potions = [set(s.potions(i)) for i in range(n)]
+        self.centre = [c.poison for c in s.chest_centre_cards]
+        self.chest = list(s.chest_deck_cards)
+        self.hands = [set(s.hand(i)) for i in range(n)]
+        self.trick = [(p.seat, p.card, p.face_up, p.gems) for p in s.trick]
+        self.phase, self.actor, self.round = s.phase, s.actor, s.round
+        self.trick_number, self.last_winner = s.trick_number, s.last_winner
+        self.round_leader, self.leader, self.revealed = s.round_leader, s.leader, s.revealed
+        assert s.trump is not None
+        self.trump = s.trump.suit
+
+    def count(self, seat: int, ptype: str) -> int:
+        """K15: uncovered poison number cards of the type plus chest poisons in the centre."""
+        mine = sum(_POISON_OF[c] == ptype for c in self.poisons[seat] - self.covered[seat])
+        return mine + self.centre.count(ptype)
+
+    def shock(self, seat: int) -> None:
+        self.supply += self.on_bag[seat]
+        self.on_bag[seat] = 0
+        self.status[seat] = SHOCKED
+
+    def lead(self) -> sr.Suit | None:
+        return next((c.suit for _, c, up, _ in self.trick if up), None)
+
+    def legal(self) -> set[tuple[str, sr.Card]]:
+        """How to Play and Withdrawal: follow the first face-up card's suit if possible, or
+        withdraw with any card; out of the round, any card face down."""
+        hand = self.hands[self.actor]
+        if self.status[self.actor] is not IN:
+            return {("down", c) for c in hand}
+        lead = self.lead()
+        plays = {c for c in hand if c.suit == lead} or hand
+        return {("play", c) for c in plays} | {("withdraw", c) for c in hand}
+
+    def end_round(self) -> None:
+        for i in range(self.n):
+            if self.status[i] is IN:
+                self.in_bag[i] += self.on_bag[i]
+                self.on_bag[i] = 0
+        if self.round == 5:
+            self.phase = sr.Phase.OVER
+            return
+        self.round += 1
+        self.leader = self.last_winner if self.last_winner >= 0 else self.round_leader
+        self.phase = sr.Phase.DEAL
+
+    def finish_trick(self) -> None:
+        left = self.status.count(IN)
+        if left <= 1 or not any(self.hands):
+            self.end_round()
+            return
+        leader = self.last_winner
+        while self.status[leader] is not IN:  # How to Play: next clockwise still in the round
+            leader = (leader + 1) % self.n
+        self.phase, self.actor, self.trick_number = sr.Phase.PLAY, leader, self.trick_number + 1
+
+    def after_potions(self, w: int) -> None:
+        if any(self.count(w, t) >= 2 for t in _TYPES):
+            self.shock(w)
+        if self.status[w] is IN and self.chest:
+            self.phase, self.actor = sr.Phase.CHEST, w
+        else:
+            self.finish_trick()
+
+    def apply_potions(self, w: int) -> None:
+        stored = len(self.potions[w]) - len(self.covered[w])
+        uncovered = self.poisons[w] - self.covered[w]
+        if stored and len(uncovered) > stored:
+            self.phase, self.actor = sr.Phase.COVER, w
+            return
+        if stored:
+            self.covered[w] |= uncovered
+        self.after_potions(w)
+
+    def play(self, a: sr.Action) -> None:
+        seat, card = self.actor, a.card
+        assert card is not None
+        up = a.kind is sr.ActionKind.PLAY
+        gems = (1 if card.rank <= 4 else 0) if up else (2 if self.n == 3 else 1)
+        self.hands[seat].discard(card)
+        self.supply -= gems
+        self.trick.append((seat, card, up, gems))
+        if a.kind is sr.ActionKind.WITHDRAW:
+            self.in_bag[seat] += self.on_bag[seat]
+            self.on_bag[seat] = 0
+            self.status[seat] = OUT
+            if IN not in self.status:  # Withdrawal, Note 3 (K13)
+                self.supply += sum(p[3] for p in self.trick)
+                self.end_round()
+                return
+        if len(self.trick) < self.n:
+            self.actor = (seat + 1) % self.n
+            return
+        lead = self.lead()
+
+        def strength(p: tuple[int, sr.Card, bool, int]) -> int:
+            c = p[1]
+            if not p[2]:
+                return -1
+            return 100 + c.rank if c.suit == self.trump else c.rank if c.suit == lead else -1
+
+        w = max(self.trick, key=strength)[0]
+        self.on_bag[w] += sum(p[3] for p in self.trick)
+        for _, c, up_, _ in self.trick:
+            if up_ and c in _POISON_OF:
+                self.poisons[w].add(c)
+            if up_ and c in _POTIONS:
+                self.potions[w].add(c)
+        self.last_winner = w
+        self.apply_potions(w)
+
+    def step(self, a: sr.Action) -> None:
+        """Apply one player decision or one chest card, by the rulebook."""
+        if self.phase is sr.Phase.PLAY:
+            self.play(a)
+        elif self.phase is sr.Phase.COVER:
+            assert a.card is not None
+            self.covered[self.actor].add(a.card)
+            if len(self.potions[self.actor]) == len(self.covered[self.actor]):
+                self.after_potions(self.actor)
+        elif self.phase is sr.Phase.CHEST:
+            r, card = self.actor, a.chest_card
+            assert card is not None
+            self.chest.remove(card)
+            self.revealed += 1
+            self.on_bag[r] += card.large
+            self.supply -= card.large
+            if card.poison is None:
+                for i in range(self.n):
+                    if i != r and self.status[i] is IN:
+                        self.on_bag[i] += card.small
+                        self.supply -= card.small
+            else:
+                self.centre.append(card.poison)
+                for i in [i for i in range(self.n) if self.status[i] is IN]:
+                    if self.count(i, card.poison) >= 2:
+                        self.shock(i)
+            if self.revealed < 3 and self.status[r] is IN and self.chest:
+                self.phase = sr.Phase.CHEST_CHOICE
+            else:
+                self.finish_trick()
+        elif a.kind is sr.ActionKind.REVEAL:
+            self.phase = sr.Phase.CHEST
+        else:
+            self.finish_trick()
+
+    def differences(self, s: sr.State) -> list[str]:
+        """Return how the engine's state ``s`` differs from the referee's."""
+        mine: dict[str, object] = {
+            "on_bag": tuple(self.on_bag), "in_bag": tuple(self.in_bag), "supply": self.supply,
+            "round": self.round,
+        }
+        theirs: dict[str, object] = {
+            "on_bag": s.on_bag, "in_bag": s.in_bag, "supply": s.supply, "round": s.round,
+        }
+        if self.phase is sr.Phase.DEAL:
+            mine["leader"], theirs["leader"] = self.leader, s.leader
+        else:
+            mine["phase"], theirs["phase"] = self.phase, s.phase
+        if self.phase not in (sr.Phase.DEAL, sr.Phase.OVER):
+            mine.update(status=tuple(self.status), actor=self.actor, trick=self.trick_number,
+                        poisons=self.poisons, covered=self.covered, potions=self.potions)
+            theirs.update(
+                status=s.status, actor=s.actor, trick=s.trick_number,
+                poisons=[{p.card for p in s.poisons(i)} for i in range(self.n)],
+                covered=[{p.card for p in s.poisons(i) if p.covered} for i in range(self.n)],
+                potions=[set(s.potions(i)) for i in range(self.n)],
+            )
+        return [
+            f"{k}: rules {mine[k]!r}, engine {theirs[k]!r}" for k in mine if mine[k] != theirs[k]
+        ]
+
+
+@pytest.mark.rule("TRICK-3")
+@pytest.mark.rule("TRICK-4")
+@pytest.mark.rule("TRICK-9")
+@pytest.mark.rule("POTION-4")
+@pytest.mark.rule("CHEST-3")
+@pytest.mark.rule("LEAD-1")
+@pytest.mark.rule("ROUND-4")
+@pytest.mark.rule("LEAD-2")
+@pytest.mark.rule("WITHDRAW-5")
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("variant", list(sr.Variant))
+def test_every_step_of_random_games_matches_an_independent_referee(
+    players: int, variant: sr.Variant
+) -> None:
+    # Players withdraw rarely (weight 1/20), so games run deep enough for shocks, covers and
+    # hands played out; every decision and every chest card is checked.
+    for seed in range(12):
+        rng = random.Random(1000 * players + seed)
+        state = sr.new_game(sr.GameConfig(players=players, variant=variant))
+        while not sr.is_terminal(state):
+            if sr.is_chance(state) and state.phase is not sr.Phase.CHEST:
+                state = sr.apply(state, sr.sample_chance(state, rng))
+                continue
+            referee = _Referee(state)
+            if state.phase is sr.Phase.CHEST:
+                action = sr.sample_chance(state, rng)
+            else:
+                options = sr.legal_actions(state)
+                if state.phase is sr.Phase.PLAY:
+                    assert {(a.kind.value, a.card) for a in options} == referee.legal()
+                weights = [0.05 if a.kind is sr.ActionKind.WITHDRAW else 1.0 for a in options]
+                action = rng.choices(options, weights=weights)[0]
+            state = sr.apply(state, action)
+            referee.step(action)
+            assert referee.differences(state) == [], (seed, str(action))
