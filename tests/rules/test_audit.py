@@ -462,6 +462,43 @@ def test_the_gems_on_the_bag_at_the_end_of_round_five_are_banked_and_decide_the_
     assert ended == sr.GameEnded((1, 1, 1, 12), frozenset({3}))
 
 
+# SUITS_4 with seat 0's 7H and seat 3's 8C swapped. Clubs trump.
+OWN_POISON = (
+    "1H 2H 3H 4H 5H 6H 8H 9H 8C",
+    "1S 2S 3S 4S 5S 6S 7S 8S 9S",
+    "1D 2D 3D 4D 5D 6D 7D 8D 9D",
+    "1C 2C 3C 4C 5C 6C 7C 9C 7H",
+)  # undealt: 10H 10S 10D 10C
+
+
+@pytest.mark.rule("SHOCK-1")
+@pytest.mark.rule("SHOCK-2")
+@pytest.mark.rule("CHEST-1")
+@pytest.mark.rule("ROUND-2")
+@pytest.mark.rule("LEAD-2")
+def test_a_winner_shocked_by_its_own_poison_card_leaves_nobody_and_opens_no_chest() -> None:
+    # Trick 1: seat 0 leads the trump 8C; seats 1 and 2 have no club; seat 3 beats it with 9C
+    # and takes 2 gems (1S, 1D), then reveals a chest bee (+1): everyone in the round stands
+    # at bee 1.
+    state = run(start(OWN_POISON, "10C"), "play 8C; play 1S; play 1D; play 9C; chest P:bee; stop")
+    assert state.on_bag == (0, 0, 0, 3)
+    # Trick 2: seat 3 leads its own bee 7H; everyone else withdraws (banking nothing). Seat 3
+    # played face up, so it stays in until the trick is resolved (K13): the trick is not
+    # abandoned, and 7H, the only face-up card, wins 3 face-down gems.
+    state = run(state, "play 7H; withdraw 9H; withdraw 9S")
+    state = sr.apply(state, sr.Action.parse("withdraw 9D"))
+    assert events(state, sr.TrickAbandoned) == []
+    assert events(state, sr.TrickWon) == [sr.TrickWon(3, 2, sr.Card.parse("7H"), 3)]
+    # Seat 3 takes its own 7H: bee 1 + the chest bee = 2, shocked; it loses 3 + 3 = 6 and
+    # opens no chest. Nobody is left in the round.
+    assert events(state, sr.Shocked) == [sr.Shocked(3, "bee", 6)]
+    assert events(state, sr.ChestRevealed) == []
+    assert _reason(state) is sr.RoundEndReason.NOBODY_LEFT
+    assert state.in_bag == (0, 0, 0, 0) and state.supply == 280
+    # The shocked seat 3 won the last trick: it leads round 2 (K27).
+    assert (state.round, state.leader) == (2, 3)
+
+
 # -- illegal actions -------------------------------------------------------------------------------
 
 
