@@ -795,9 +795,14 @@ class _Referee:
             mine["phase"], theirs["phase"] = self.phase, s.phase
         if self.phase not in (sr.Phase.DEAL, sr.Phase.OVER):
             mine.update(status=tuple(self.status), actor=self.actor, trick=self.trick_number,
-                        poisons=self.poisons, covered=self.covered, potions=self.potions)
+                        poisons=self.poisons, covered=self.covered, potions=self.potions,
+                        hands=self.hands, centre=sorted(map(str, self.centre)),
+                        chest=sorted(map(str, self.chest)))
             theirs.update(
                 status=s.status, actor=s.actor, trick=s.trick_number,
+                hands=[set(s.hand(i)) for i in range(self.n)],
+                centre=sorted(str(c.poison) for c in s.chest_centre_cards),
+                chest=sorted(map(str, s.chest_deck_cards)),
                 poisons=[{p.card for p in s.poisons(i)} for i in range(self.n)],
                 covered=[{p.card for p in s.poisons(i) if p.covered} for i in range(self.n)],
                 potions=[set(s.potions(i)) for i in range(self.n)],
