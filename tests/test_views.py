@@ -285,6 +285,7 @@ def test_a_view_reports_the_public_facts(variant: Variant, data: st.DataObject) 
     assert v.chest_deck_size == s.chest_deck_size
     assert v.chest_centre == s.chest_centre_cards
     assert v.trick_gems == s.trick_gems
+    assert (v.leader, v.lead_seat, v.lead_suit) == (s.leader, s.lead_seat, s.lead_suit)
     down = set().union(*(s.face_down(j) for j in range(s.config.players)))
     assert set(v.discard) == set(s.discard) - down
     for j, sv in enumerate(v.seats):

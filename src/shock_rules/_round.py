@@ -121,7 +121,8 @@ def start_next_round(w: Work) -> None:
     for h in w.hand_masks:
         held |= h
     # Everything not in a hand goes back to the dungeon deck: the pool, the discard pile,
-    # the cards in front of players, the trump card, and any card left in an abandoned trick.
+    # the cards in front of players (an abandoned trick's cards are in the discard pile already)
+    # and the trump card.
     w.pool_mask = t.deck & ~held
     # The chest deck is complete again; play areas, statuses and the trick are cleared.
     vars(w).update(_fresh_round(t.players, t.chest_counts))

@@ -9,7 +9,8 @@ card indexes (see :mod:`shock_rules._cards`); the methods and properties below p
 from __future__ import annotations
 
 import enum
-from typing import Final
+from collections.abc import Sequence
+from typing import Final, Protocol
 
 import attrs
 
@@ -113,7 +114,8 @@ class State:
     round: int
     #: The trick within the round, from 1.
     trick_number: int
-    #: The seat that led the current trick (-1 before the first leader is known).
+    #: The seat that opened the current trick, where its order of play starts (-1 before the
+    #: first leader is known). If it withdraws, the lead passes on: see :attr:`lead_seat`.
     leader: int
     #: The seat to decide (PLAY, COVER, CHEST_CHOICE) or the chest revealer (CHEST); else -1.
     actor: int
@@ -192,6 +194,18 @@ class State:
                 return p.card.suit
         return None
 
+    @property
+    def lead_seat(self) -> int:
+        """The leader of the current trick in the rulebook's sense, or -1 outside a trick.
+
+        :attr:`leader` is the seat that opened the trick (the order of play starts there). If
+        the leader withdraws, the next player clockwise still in the round becomes the leader
+        of that trick and sets the lead suit (WITHDRAW-4, K8): once a card is face up, this is
+        the seat that played the first one; before, the first seat from :attr:`leader`
+        clockwise that is still in the round.
+        """
+        return _lead_seat(self.phase, self.leader, self.trick, self.status)
+
     def hand(self, seat: int) -> tuple[Card, ...]:
         """Return a seat's hand, in card order."""
         return cards_of(self.hand_masks[seat])
@@ -225,9 +239,17 @@ class State:
         return self.potion_masks[seat].bit_count() - self.covered_masks[seat].bit_count()
 
     def poison_count(self, seat: int, poison: str) -> int:
-        """Return a seat's count of a poison type (K15): its uncovered cards plus the centre."""
+        """Return a seat's count of a poison type (K15): its uncovered poison cards of the
+        type plus the chest poison cards of the type in the centre.
+
+        Chest poisons affect only the players in the round (rulebook, *Withdrawal*: a player
+        out of the round is not affected by new poison cards), so for a seat out of the round
+        the count is its uncovered poison cards alone (POISON-3).
+        """
         t = self.config.edition.poison_types.index(poison)
         mask = self.poison_masks[seat] & ~self.covered_masks[seat] & self.tables.type_masks[t]
+        if self.status[seat] is not Status.IN:
+            return mask.bit_count()
         return mask.bit_count() + sum(
             n for n, p in zip(self.chest_centre, self.tables.chest_poison, strict=True) if p == t
         )
@@ -275,6 +297,33 @@ class State:
     def trick_gems(self) -> int:
         """The gems on the cards of the current trick."""
         return sum(p.gems for p in self.trick)
+
+
+class _TrickPlay(Protocol):
+    """A card of a trick: who played it, and whether face up (a Play or a view's TrickCard)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def face_up(self) -> bool: ...
+
+
+def _lead_seat(
+    phase: Phase, leader: int, trick: Sequence[_TrickPlay], status: Sequence[Status]
+) -> int:
+    """Return the current trick's leader in the rulebook's sense (see ``State.lead_seat``)."""
+    if phase is not Phase.PLAY or leader < 0:
+        return -1
+    for p in trick:
+        if p.face_up:
+            return p.seat
+    n = len(status)
+    for i in range(n):
+        seat = (leader + i) % n
+        if status[seat] is Status.IN:
+            return seat
+    return -1
 
 
 _new = object.__new__

@@ -31,7 +31,7 @@ from ._config import GameConfig, tables_for
 from ._edition import ChestCard
 from ._engine import legal_actions
 from ._events import CardDealt, CardPlayed, Event
-from ._state import CHANCE_PHASES, Phase, PoisonCard, State, Status
+from ._state import CHANCE_PHASES, Phase, PoisonCard, State, Status, _lead_seat
 
 __all__ = [
     "HiddenCardDealt",
@@ -138,7 +138,8 @@ class PlayerView:
     #: The seat to decide or reveal chest cards, or receiving the next card while dealing; -1
     #: when none.
     actor: int
-    #: The seat that led the current trick (-1 before the first leader is known).
+    #: The seat that opened the current trick (-1 before the first leader is known); see
+    #: :attr:`lead_seat`.
     leader: int
     #: The leader of the round's first trick, or -1 (K27).
     round_leader: int
@@ -214,6 +215,14 @@ class PlayerView:
             if p.face_up and p.card is not None:
                 return p.card.suit
         return None
+
+    @property
+    def lead_seat(self) -> int:
+        """The leader of the current trick in the rulebook's sense, or -1 outside a trick;
+        see :attr:`State.lead_seat <shock_rules.State.lead_seat>` (WITHDRAW-4)."""
+        return _lead_seat(
+            self.phase, self.leader, self.trick, tuple(s.status for s in self.seats)
+        )
 
     def status(self, seat: int) -> Status:
         """Return whether a seat is in the round, withdrawn or shocked."""

@@ -501,10 +501,6 @@ def test_a_winner_shocked_by_its_own_poison_card_leaves_nobody_and_opens_no_ches
 
 @pytest.mark.rule("SHOCK-3")
 @pytest.mark.rule("POISON-3")
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug (accessor only): State.poison_count counts chest poisons that arrived after a "
-    "seat left the round, though out-of-round players 'are not affected by new Poison Cards'"
-))
 def test_a_chest_poison_revealed_after_a_seat_withdrew_does_not_count_for_it() -> None:
     # SUITS_4, clubs trump: seat 1 withdraws in trick 1 (bee 0); seat 3 wins and reveals a
     # chest bee. Seats 0, 2 and 3 are poisoned (bee 1); seat 1 is out of the round and "not

@@ -5,8 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import shock_rules as sr
+from strategies import positions
 
 from ._helpers import SUITS_4, cards, events, mask, run, start
 from .test_tricks import MIXED
@@ -105,8 +108,10 @@ def test_out_of_round_players_are_not_poisoned_when_the_rest_are_all_shocked() -
 def test_when_the_leader_withdraws_the_next_player_in_the_round_sets_the_lead_suit() -> None:
     state = run(start(SUITS_4, "10C"), "withdraw 9H")
     assert state.lead_suit is None and state.actor == 1
+    # Note 2: seat 1, the next player in the round, is now the trick's leader.
+    assert (state.leader, state.lead_seat) == (0, 1)
     state = run(state, "play 8S")
-    assert state.lead_suit is sr.Suit.SPADES
+    assert state.lead_suit is sr.Suit.SPADES and state.lead_seat == 1
     # Seat 2 holds no spade and plays a diamond; seat 3 trumps with 9C and wins.
     state = run(state, "play 8D; play 9C")
     assert events(state, sr.TrickWon) == [sr.TrickWon(3, 1, sr.Card.parse("9C"), 1)]
@@ -118,12 +123,14 @@ def test_when_the_leader_withdraws_the_next_player_in_the_round_sets_the_lead_su
     state = run(state, "withdraw 8C")
     assert state.in_bag == (0, 0, 0, 4)
     assert state.actor == 0
+    # Seat 0 is out of the round: the lead passes over it to seat 1.
+    assert state.lead_seat == 1
     assert all(a.kind is sr.ActionKind.DOWN for a in sr.legal_actions(state))
     state = run(state, "down 8H")
     assert state.lead_suit is None
     state = run(state, "play 6S")
     assert state.lead_suit is sr.Suit.SPADES
-    assert state.leader == 3
+    assert (state.leader, state.lead_seat) == (3, 1)  # the trick opened at seat 3
     state = run(state, "play 6D")
     # 6S is the only spade and nobody played a trump face up: seat 1 wins the 2 gems of the
     # two face-down cards.
@@ -171,3 +178,27 @@ def test_when_everyone_left_withdraws_the_trick_has_no_winner_and_the_round_ends
     assert order == [0, 1, 3, 0, 1, 2, 3]
     assert [state.hand_size(s) for s in range(4)] == [9, 9, 9, 9]
     assert state.deck_size == 4 and state.phase is sr.Phase.TRUMP
+
+
+@pytest.mark.rule("WITHDRAW-4")
+@given(data=st.data())
+def test_the_trick_leader_is_the_first_face_up_player_or_the_next_in_the_round(
+    data: st.DataObject,
+) -> None:
+    # Rulebook, Withdrawal, Note 2: after a withdrawing leader, the next player in the round
+    # clockwise leads the trick. So during play the trick's leader is the seat of the first
+    # face-up card, or, before one, the first seat from the opener that is still in the round.
+    s = data.draw(positions(data.draw(st.sampled_from(list(sr.Variant)))), label="state")
+    if s.phase is not sr.Phase.PLAY:
+        assert s.lead_seat == -1
+        return
+    n = s.config.players
+    face_up = [p.seat for p in s.trick if p.face_up]
+    if face_up:
+        assert s.lead_seat == face_up[0]
+        return
+    order = [(s.leader + i) % n for i in range(n)]
+    in_round = [seat for seat in order if s.status[seat] is sr.Status.IN]
+    assert s.lead_seat == in_round[0]
+    # Nobody in the round has played yet: the trick's leader is the next one to play face up.
+    assert all(p.seat not in in_round for p in s.trick)
