@@ -1,7 +1,9 @@
-"""Card data as an *edition*: gem icons, poison and potion cards, chest cards, the gem supply.
+"""Card data as an *edition*: gem icons, the poison type of each poison 7, chest cards, the gem
+supply.
 
 No rulebook lists which number cards show a gem icon, the icon counts of the gem chest cards,
-or which creature is printed on which poison 7 (ruling K4). Those facts are data: an
+or which creature is printed on which poison 7 (ruling K4). Which cards are poisons (7H, 7S,
+7D) and potions (5C, 7C) is a rule (K1): an edition must say exactly that. Those facts are data: an
 :class:`Edition` is loaded from a TOML file, validated, and handed to the engine through
 :class:`~shock_rules.GameConfig`. The package ships the provisional default edition of rulings
 K29-K33 (``editions/default.toml``).
@@ -26,6 +28,11 @@ from ._errors import EditionError, InvalidNotationError
 __all__ = ["ChestCard", "ChestKind", "Edition", "GemKind", "parse_chest_card"]
 
 _NAME_RE: Final = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+
+# Which number cards are poisons and potions is a rule, not edition data (K1): an edition says
+# only which poison type each poison 7 carries (K30), three distinct types.
+POISON_SEVENS: Final = tuple(parse_card(c) for c in ("7H", "7S", "7D"))
+POTIONS: Final = tuple(parse_card(c) for c in ("5C", "7C"))
 
 
 class ChestKind(enum.Enum):
@@ -295,6 +302,11 @@ class Edition:
                 )
         if len(set(types_raw)) != len(types_raw):
             raise _err(source, "[number_cards] poison_types lists a type twice")
+        if len(types_raw) != len(POISON_SEVENS):
+            raise _err(
+                source, "[number_cards] poison_types must list exactly three poison types, "
+                f"one per poison 7 (K30), not {len(types_raw)}"
+            )
         poison_types = tuple(types_raw)
 
         poisons_raw = nc.get("poisons", {})
@@ -307,7 +319,23 @@ class Edition:
                 raise _err(source, f"[number_cards.poisons] {k}: unknown poison type {v!r}")
             if card in poisons:
                 raise _err(source, f"[number_cards.poisons] lists {card} twice")
+            if card not in POISON_SEVENS:
+                raise _err(
+                    source, f"[number_cards.poisons] {k}: the poison cards are exactly 7H, 7S "
+                    "and 7D (K1)"
+                )
+            if v in poisons.values():
+                raise _err(
+                    source, f"[number_cards.poisons] {k}: poison type {v!r} is on two 7s; "
+                    "each poison 7 carries a different type (K30)"
+                )
             poisons[card] = v
+        missing = [str(c) for c in POISON_SEVENS if c not in poisons]
+        if missing:
+            raise _err(
+                source, f"[number_cards.poisons] gives no poison type to {', '.join(missing)} "
+                "(the poison cards are exactly 7H, 7S and 7D, K1)"
+            )
 
         potions_raw = nc.get("potions", [])
         if not isinstance(potions_raw, list):
@@ -315,9 +343,11 @@ class Edition:
         potions = [_card(source, "[number_cards] potions", p) for p in potions_raw]
         if len(set(potions)) != len(potions):
             raise _err(source, "[number_cards] potions lists a card twice")
-        both = set(potions) & set(poisons)
-        if both:
-            raise _err(source, f"{min(both)} cannot be both a poison and a potion")
+        if set(potions) != set(POTIONS):
+            raise _err(
+                source, "[number_cards] potions must be exactly 5C and 7C (K1), not "
+                f"{[str(c) for c in sorted(potions)]}"
+            )
 
         icons_raw = nc.get("gem_icons", {})
         if not isinstance(icons_raw, Mapping):

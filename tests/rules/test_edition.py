@@ -51,11 +51,12 @@ value = 1
 count = 100
 
 [number_cards]
-poison_types = ["wasp", "snake"]
-potions = ["1C"]
+poison_types = ["wasp", "snake", "newt"]
+potions = ["7C", "5C"]
 [number_cards.poisons]
-9H = "wasp"
-9S = "snake"
+7H = "wasp"
+7S = "snake"
+7D = "newt"
 [number_cards.gem_icons]
 2H = 2
 
@@ -76,33 +77,35 @@ count = 1
     ed = sr.Edition.load(path)
     assert (ed.name, ed.provisional, ed.supply_total, ed.chest_size) == ("mine", False, 100, 4)
     assert ed.icons(sr.Card.parse("2H")) == 2 and ed.icons(sr.Card.parse("1H")) == 0
-    assert ed.is_potion(sr.Card.parse("1C")) and not ed.is_potion(sr.Card.parse("5C"))
+    assert ed.poison_type(sr.Card.parse("7H")) == "wasp" and ed.is_potion(sr.Card.parse("5C"))
     assert [str(c) for c, _ in ed.chest] == ["G5/2", "P2:wasp"]
 
 
 def test_a_game_plays_with_the_data_of_its_edition() -> None:
-    # 2 gem icons on 2H; 8S is a second bee poison and 7S is no poison at all; one
-    # jellyfish chest card that pays 3 gems, and one gem card.
+    # 2 gem icons on 2H and none elsewhere; the 7 of spades is the bee and the 7 of hearts the
+    # jellyfish (the pairing is edition data, K30); one jellyfish chest card that pays 3 gems,
+    # and one gem card.
     ed = edition_with(
         gem_icons={"2H": 2},
-        poisons={"7H": "bee", "8S": "bee", "7D": "spider"},
+        poisons={"7H": "jellyfish", "7S": "bee", "7D": "spider"},
         chest=[{"kind": "poison", "poison": "jellyfish", "large": 3, "count": 1},
                {"kind": "gem", "large": 1, "small": 0, "count": 1}],
     )
     state = run(start(SUITS_4, "10C", edition=ed), "play 2H; play 7S; play 8D")
     assert state.supply == ed.supply_total - 2
     state = run(state, "play 9C")
-    # 7S is an ordinary card in this edition: only the poisons of the edition are taken.
-    assert state.poison_masks[3] == 0
+    # Seat 3 wins with its trump and takes 7S, a bee in this edition.
+    assert events(state, sr.PoisonTaken) == [sr.PoisonTaken(3, sr.Card.parse("7S"), "bee")]
     state = run(state, "chest P3:jellyfish")
     assert events(state, sr.GemsGained) == [sr.GemsGained(3, 3)]
     assert state.on_bag == (0, 0, 0, 5)
-    # 8S and 7H are both bees here: taking both in one trick shocks seat 3.
+    assert [state.poison_count(s, "jellyfish") for s in range(4)] == [1, 1, 1, 1]
     # The second card empties the chest deck, so the challenge ends (K23).
     state = run(state, "reveal; chest G1/0")
     assert (state.phase, state.on_bag) == (sr.Phase.PLAY, (0, 0, 0, 6))
+    # 7H is the jellyfish here: with the chest jellyfish in the centre, seat 3 stands at 2.
     state = run(state, "play 8C; play 7H; play 8S; play 9D")
-    assert events(state, sr.Shocked) == [sr.Shocked(3, "bee", 6)]
+    assert events(state, sr.Shocked) == [sr.Shocked(3, "jellyfish", 6)]
 
 
 def _broken(change: str, value: object) -> dict[str, Any]:
@@ -123,7 +126,15 @@ def _broken(change: str, value: object) -> dict[str, Any]:
         ("edition.name", "", "name must be a non-empty string"),
         ("edition.provisional", "yes", "provisional must be true or false"),
         ("number_cards.poisons", {"7H": "wasp"}, "unknown poison type 'wasp'"),
-        ("number_cards.poisons", {"7H": "bee", "5C": "bee"}, "5C cannot be both a poison"),
+        ("number_cards.poisons", {"7H": "bee", "5C": "spider"},
+         "5C: the poison cards are exactly 7H, 7S and 7D"),
+        ("number_cards.poisons", {"7H": "bee", "7S": "jellyfish"},
+         "gives no poison type to 7D"),
+        ("number_cards.poisons", {"7H": "bee", "7S": "bee", "7D": "spider"},
+         "poison type 'bee' is on two 7s"),
+        ("number_cards.poison_types", ["bee", "spider"], "exactly three poison types"),
+        ("number_cards.potions", ["5C"], "potions must be exactly 5C and 7C"),
+        ("number_cards.potions", ["5C", "7C", "1C"], "potions must be exactly 5C and 7C"),
         ("number_cards.poisons", {"7Z": "bee"}, "'7Z' is not a number card"),
         ("number_cards.gem_icons", {"1H": -1}, "must be an integer >= 0, not -1"),
         ("number_cards.gem_icons", {"1H": 1.5}, "must be an integer >= 0, not 1.5"),
