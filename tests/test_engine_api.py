@@ -150,3 +150,13 @@ def test_chest_outcomes_follow_each_games_own_chest_across_many_editions() -> No
             sr.Action.chest(gem): Fraction(1 + i % 4, 3 + i % 4),
             sr.Action.chest(sr.ChestCard.parse("P:bee")): Fraction(2, 3 + i % 4),
         }
+
+
+def test_a_draft_declares_exactly_the_fields_of_a_state() -> None:
+    # The rule modules change a draft (_work.Work) by the state's field names; a field added to
+    # State but not to Work would be untyped there.
+    import attrs
+
+    from shock_rules._work import Work
+
+    assert set(Work.__annotations__) == {f.name for f in attrs.fields(sr.State)}

@@ -14,7 +14,6 @@ from shock_rules._events import (
     TrickWon,
     Withdrew,
     shared,
-    trick_won,
 )
 from shock_rules._pick import pick, picker
 
@@ -50,5 +49,5 @@ def test_shared_events_equal_fresh_ones_and_are_made_once() -> None:
     reason = RoundEndReason.ONE_LEFT
     assert shared(RoundEnded, 2, reason) == RoundEnded(2, reason)
     card = Card.parse("7H")
-    assert trick_won(0, 4, card, 2) == TrickWon(0, 4, card, 2)
-    assert trick_won(0, 4, card, 2) != trick_won(0, 4, Card.parse("8H"), 2)
+    assert shared(TrickWon, 0, 4, card, 2) == TrickWon(0, 4, card, 2)
+    assert shared(TrickWon, 0, 4, card, 2) != shared(TrickWon, 0, 4, Card.parse("8H"), 2)

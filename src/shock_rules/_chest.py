@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._events import ChestStopped, chest_revealed, gems_gained, shared
+from ._events import ChestRevealed, ChestStopped, GemsGained, shared
 from ._round import finish_trick
 from ._state import Phase, Status
 from ._work import Work, put
@@ -35,7 +35,7 @@ def reveal(w: Work, kind: int) -> None:
     revealed = w.revealed + 1
     w.revealed = revealed
     events = w.events
-    events.append(chest_revealed(seat, card, revealed))
+    events.append(shared(ChestRevealed, seat, card, revealed))
     ptype = t.chest_poison[kind]
     # The gems of the card, from the supply (K29: it may go below zero): the large icons to
     # the revealer; on a gem card, the small icons to every *other* seat still in the round
@@ -46,7 +46,7 @@ def reveal(w: Work, kind: int) -> None:
     if large:
         on_bag[seat] += large
         paid += large
-        events.append(gems_gained(seat, large))
+        events.append(shared(GemsGained, seat, large))
     if ptype < 0:
         w.chest_discard = put(w.chest_discard, kind, w.chest_discard[kind] + 1)
         small = card.small
@@ -55,19 +55,15 @@ def reveal(w: Work, kind: int) -> None:
                 if other != seat and status is _IN:
                     on_bag[other] += small
                     paid += small
-                    events.append(gems_gained(other, small))
+                    events.append(shared(GemsGained, other, small))
     w.on_bag = tuple(on_bag)
     w.supply -= paid
     if ptype >= 0:
         # K21: the card goes to the centre and poisons everyone still in the round, revealer
         # included; all whose count reaches 2 are shocked at once.
         w.chest_centre = put(w.chest_centre, kind, w.chest_centre[kind] + 1)
-        in_centre = w.centre_poisons()[ptype]
-        mask = t.type_masks[ptype]
-        shocked = [
-            s for s in w.in_round()
-            if (w.poison_masks[s] & ~w.covered_masks[s] & mask).bit_count() + in_centre >= 2
-        ]
+        centre = w.centre_poisons()
+        shocked = [s for s in w.in_round() if w.poison_count(s, ptype, centre) >= 2]
         for s in shocked:
             w.shock(s, ptype)
     if revealed < MAX_REVEALS and w.status[seat] is _IN and any(deck):

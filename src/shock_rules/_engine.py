@@ -218,7 +218,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         hand = state.hand_masks[seat]
         if state.status[seat] is _IN:
             plays = hand
-            for p in state.trick:  # the lead suit is the first face-up card's (K8)
+            for p in state.trick:  # lead_suit_of() without a call: the lead suit (K8)
                 if p.face_up:
                     follow = hand & _SUIT_MASKS[p.card.suit]
                     if follow:
@@ -362,7 +362,7 @@ def _play(state: State, action: Action) -> State:
         raise _illegal(action, seat, f"does not hold {card}")
     t = state.tables
     kind = action.kind
-    f = state.__dict__.copy()  # fields_of(state), inlined on the two hottest paths
+    f = state.__dict__.copy()  # fields_of(state) without a call: the hot path
     status = state.status
     trick = state.trick
     if kind is _K_PLAY:
@@ -371,7 +371,7 @@ def _play(state: State, action: Action) -> State:
                 action, seat,
                 f"is out of the round ({status[seat]}): play face down ('down {card}')",
             )
-        for p in trick:  # the lead suit is the first face-up card's (K8)
+        for p in trick:  # lead_suit_of() without a call: the lead suit (K8)
             if p.face_up:
                 lead = p.card.suit
                 if card.suit != lead:
@@ -386,6 +386,9 @@ def _play(state: State, action: Action) -> State:
         events: tuple[Event, ...] = (played,)
     else:
         gems = t.face_down_gems  # K12
+        play, played = _PLAYED.get((seat, bit, gems, False)) or _played(
+            seat, card, False, gems
+        )
         if kind is _K_WITHDRAW:
             if status[seat] is not _IN:
                 raise _illegal(
@@ -401,22 +404,16 @@ def _play(state: State, action: Action) -> State:
                 f["in_bag"] = put(in_bag, seat, in_bag[seat] + banked)
             status = put(status, seat, _WITHDRAWN)
             f["status"] = status
-            play, played = _PLAYED.get((seat, bit, gems, False)) or _played(
-                seat, card, False, gems
-            )
             events = (shared(Withdrew, seat, banked), played)
         else:  # DOWN
             if status[seat] is _IN:
                 raise _illegal(action, seat, "is in the round: play a card face up or withdraw")
-            play, played = _PLAYED.get((seat, bit, gems, False)) or _played(
-                seat, card, False, gems
-            )
             events = (played,)
         fd = state.face_down_masks
         f["face_down_masks"] = put(fd, seat, fd[seat] | bit)
     trick += (play,)
     f["trick"] = trick
-    new_hands = [*hands]  # a list round trip: twice as fast as slicing a 3-5 tuple
+    new_hands = [*hands]  # put() without a call: the hot path
     new_hands[seat] = hand ^ bit
     f["hand_masks"] = tuple(new_hands)
     f["supply"] = state.supply - gems
@@ -441,8 +438,8 @@ def _deal(state: State, action: Action) -> State:
     if not pool & bit:
         raise _illegal(action, None, f"{card} is not in the dungeon deck")
     seat = state.actor
-    f = state.__dict__.copy()  # fields_of(state), inlined: the most frequent step
-    new_hands = [*state.hand_masks]  # a list round trip: faster than slicing a tuple
+    f = state.__dict__.copy()  # fields_of(state) without a call: the most frequent step
+    new_hands = [*state.hand_masks]  # put() without a call: the most frequent step
     hand = new_hands[seat]
     new_hands[seat] = hand | bit
     f["hand_masks"] = hands = tuple(new_hands)
@@ -505,18 +502,18 @@ def _chest(state: State, action: Action) -> State:
     kind = state.tables.chest_index.get(action.chest_card, -1)  # type: ignore[arg-type]
     if kind < 0 or not state.chest_deck[kind]:
         raise _illegal(action, None, f"no {action.chest_card} card is left in the chest deck")
-    w = draft_of(state.__dict__.copy(), [])  # draft(state), inlined
+    w = draft(state)
     reveal(w, kind)
     return w.freeze()
 
 
 def _chest_choice(state: State, action: Action) -> State:
     if action.kind is _K_REVEAL:
-        f = state.__dict__.copy()  # K22: another card; nothing else changes
+        f = fields_of(state)  # K22: another card; nothing else changes
         f["phase"] = _CHEST_P
         f["events"] = ()
         return from_fields(f)
-    w = draft_of(state.__dict__.copy(), [])  # draft(state), inlined
+    w = draft(state)
     stop(w)
     return w.freeze()
 

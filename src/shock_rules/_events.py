@@ -215,50 +215,12 @@ _E = TypeVar("_E", bound=Event)
 _SHARED: dict[tuple[object, ...], Event] = {}
 
 
-def _make(key: tuple[object, ...], cls: type[_E], *args: object) -> _E:
-    if len(_SHARED) > 50_000:  # user editions can have many chest cards: stay bounded
-        _SHARED.clear()
-    found = _SHARED[key] = cls(*args)
-    return found
-
-
-def shared(cls: type[_E], *args: int | enum.Enum) -> _E:
-    """Return the event ``cls(*args)`` for an event of integer and enum fields, made once."""
+def shared(cls: type[_E], *args: object) -> _E:
+    """Return the event ``cls(*args)``, made once and shared (its fields must be hashable)."""
     key = (cls, *args)
-    return _SHARED.get(key) or _make(key, cls, *args)  # type: ignore[return-value]
-
-
-def gems_gained(seat: int, gems: int) -> GemsGained:
-    """Return the (shared) event ``GemsGained(seat, gems)``."""
-    key = (GemsGained, seat, gems)
-    return _SHARED.get(key) or _make(key, GemsGained, seat, gems)  # type: ignore[return-value]
-
-
-def chest_revealed(seat: int, card: ChestCard, number: int) -> ChestRevealed:
-    """Return the (shared) event ``ChestRevealed(seat, card, number)``."""
-    key = (ChestRevealed, seat, card, number)  # chest cards cache their hash
-    return _SHARED.get(key) or _make(  # type: ignore[return-value]
-        key, ChestRevealed, seat, card, number
-    )
-
-
-def trick_won(seat: int, trick: int, card: Card, gems: int) -> TrickWon:
-    """Return the (shared) event ``TrickWon(seat, trick, card, gems)``."""
-    key = (TrickWon, seat, trick, card.index, gems)  # an int hashes faster than a card
-    return _SHARED.get(key) or _make(  # type: ignore[return-value]
-        key, TrickWon, seat, trick, card, gems
-    )
-
-
-def poison_taken(seat: int, card: Card, poison: str) -> PoisonTaken:
-    """Return the (shared) event ``PoisonTaken(seat, card, poison)``."""
-    key = (PoisonTaken, seat, card.index, poison)
-    return _SHARED.get(key) or _make(  # type: ignore[return-value]
-        key, PoisonTaken, seat, card, poison
-    )
-
-
-def potion_taken(seat: int, card: Card) -> PotionTaken:
-    """Return the (shared) event ``PotionTaken(seat, card)``."""
-    key = (PotionTaken, seat, card.index)
-    return _SHARED.get(key) or _make(key, PotionTaken, seat, card)  # type: ignore[return-value]
+    found = _SHARED.get(key)
+    if found is None:
+        if len(_SHARED) > 50_000:  # user editions can have many chest cards: stay bounded
+            _SHARED.clear()
+        found = _SHARED[key] = cls(*args)
+    return found  # type: ignore[return-value]  # keyed by its class

@@ -42,12 +42,9 @@ def cover(w: Work, card_index: int) -> None:
 
 def after_potions(w: Work, seat: int) -> None:
     """Shock check of the trick winner (K17), then the chest challenge if still in (K14)."""
-    # Only uncovered poison cards and chest poisons in the centre count (K15): with neither,
-    # no count can reach 2.
-    if w.poison_masks[seat] & ~w.covered_masks[seat] or any(w.chest_centre):
-        ptype = w.shock_type(seat, w.centre_poisons())
-        if ptype >= 0:
-            w.shock(seat, ptype)
+    ptype = w.shock_type(seat)
+    if ptype >= 0:
+        w.shock(seat, ptype)
     if w.status[seat] is _IN:
         start_challenge(w, seat)
     else:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from ._cards import RANKS
 from ._events import (
+    PoisonTaken,
+    PotionTaken,
     RoundEndReason,
     TrickAbandoned,
-    poison_taken,
-    potion_taken,
+    TrickWon,
     shared,
-    trick_won,
 )
 from ._poison import apply_potions
 from ._round import end_round
@@ -70,7 +70,7 @@ def resolve_trick(w: Work) -> None:
     w.last_winner = seat
     w.trick = ()
     events = w.events
-    events.append(trick_won(seat, w.trick_number, win.card, gems))
+    events.append(shared(TrickWon, seat, w.trick_number, win.card, gems))
     if taken:
         poison_types = w.config.edition.poison_types
         poisons = taken & t.poison_cards
@@ -78,9 +78,9 @@ def resolve_trick(w: Work) -> None:
             bit = p.card.bit
             if bit & poisons:
                 ptype = poison_types[t.poison_of[p.card.index]]
-                events.append(poison_taken(seat, p.card, ptype))
+                events.append(shared(PoisonTaken, seat, p.card, ptype))
             elif bit & taken:
-                events.append(potion_taken(seat, p.card))
+                events.append(shared(PotionTaken, seat, p.card))
         potions = taken & t.potion_cards
         if poisons:
             w.poison_masks = put(w.poison_masks, seat, w.poison_masks[seat] | poisons)

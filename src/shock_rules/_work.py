@@ -104,15 +104,20 @@ class Work:
                 counts[t.chest_poison[kind]] += count
         return counts
 
-    def shock_type(self, seat: int, centre: list[int]) -> int:
-        """Return the first poison type whose count reaches 2 for ``seat``, or -1 (K15, K18).
-
-        A count is the seat's uncovered poison cards of the type plus the chest poison cards
-        of the type in the centre (``centre``, from :meth:`centre_poisons`).
-        """
+    def poison_count(self, seat: int, ptype: int, centre: list[int]) -> int:
+        """Return a seat's count of poison type ``ptype`` (K15): its uncovered poison cards of
+        the type plus the chest poison cards of the type in the centre (``centre``, from
+        :meth:`centre_poisons`)."""
         uncovered = self.poison_masks[seat] & ~self.covered_masks[seat]
-        for ptype, type_mask in enumerate(self.tables.type_masks):
-            if (uncovered & type_mask).bit_count() + centre[ptype] >= 2:
+        return (uncovered & self.tables.type_masks[ptype]).bit_count() + centre[ptype]
+
+    def shock_type(self, seat: int) -> int:
+        """Return the first poison type whose count (K15) reaches 2 for ``seat``, or -1."""
+        uncovered = self.poison_masks[seat] & ~self.covered_masks[seat]
+        if not uncovered and not any(self.chest_centre):
+            return -1  # nothing that counts: no count can reach 2
+        for ptype, in_centre in enumerate(self.centre_poisons()):
+            if (uncovered & self.tables.type_masks[ptype]).bit_count() + in_centre >= 2:
                 return ptype
         return -1
 
