@@ -217,7 +217,7 @@ _SHARED: dict[tuple[object, ...], Event] = {}
 
 def shared(cls: type[_E], *args: object) -> _E:
     """Return the event ``cls(*args)``, made once and shared (its fields must be hashable)."""
-    key = (cls, *args)
+    key = (cls, args)
     found = _SHARED.get(key)
     if found is None:
         if len(_SHARED) > 50_000:  # user editions can have many chest cards: stay bounded
