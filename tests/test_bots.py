@@ -9,16 +9,8 @@ import attrs
 import pytest
 
 import shock_rules as sr
-from shock_rules._bots import (
-    BOTS,
-    Bot,
-    HeuristicBot,
-    RandomBot,
-    make_bot,
-    play_game,
-    state_policy,
-)
-from shock_rules._mcts import MCTSBot
+from shock_rules.bots import BOTS, Bot, HeuristicBot, MCTSBot, RandomBot, make_bot, play_game
+from shock_rules.bots.heuristic import state_policy
 
 A = sr.Action.parse
 
@@ -272,7 +264,7 @@ def test_bots_refuse_a_view_without_a_decision() -> None:
 
 
 def test_play_game_records_a_replayable_game() -> None:
-    from shock_rules._record import record_game, replay
+    from shock_rules.record import record_game, replay
 
     config = sr.GameConfig(players=3, variant=sr.Variant.SIMPLIFIED)
     actions: list[sr.Action] = []

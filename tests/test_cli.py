@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import shock_rules as sr
-from shock_rules._cli_play import parse_choice
-from shock_rules._record import parse_record, replay
 from shock_rules.cli import main
+from shock_rules.cli.play import parse_choice
+from shock_rules.record import parse_record, replay
 
 A = sr.Action.parse
 
@@ -147,8 +147,8 @@ def test_simulate_results_match_the_games_they_describe(tmp_path: Path) -> None:
     # Each game is seeded by (seed, game): replaying game 3 with its seed gives its scores.
     import random
 
-    from shock_rules._bots import make_bot, play_game
-    from shock_rules._cli_simulate import game_seed
+    from shock_rules.bots import make_bot, play_game
+    from shock_rules.cli.simulate import game_seed
 
     out = tmp_path / "r.json"
     assert main(["simulate", "--games", "4", "--bots", "random,heuristic", "--seed", "9",
@@ -181,7 +181,7 @@ def test_replay_prints_the_transcript(
     assert "== Round 5" in out and "seat 0 is you" in out
     # The JSON form of the same record replays the same.
     doc = tmp_path / "game.json"
-    doc.write_text(sr._json.to_json(parse_record(record.read_text())))
+    doc.write_text(sr.to_json(parse_record(record.read_text())))
     assert main(["replay", str(doc)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == f"Final scores: {list(end.in_bag)}"
 

@@ -28,7 +28,7 @@ from shock_rules import (
     spectator_view,
     view,
 )
-from shock_rules._invariants import check_state
+from shock_rules._rules.check import check_state
 from strategies import positions, random_step
 
 VARIANTS = tuple(Variant)

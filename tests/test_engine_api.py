@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 import shock_rules as sr
-from shock_rules._config import tables_for
+from shock_rules._rules.config import tables_for
 
 
 def _positions(seed: int, games: int = 6) -> list[sr.State]:
@@ -157,6 +157,6 @@ def test_a_draft_declares_exactly_the_fields_of_a_state() -> None:
     # State but not to Work would be untyped there.
     import attrs
 
-    from shock_rules._work import Work
+    from shock_rules._rules.draft import Work
 
     assert set(Work.__annotations__) == {f.name for f in attrs.fields(sr.State)}

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import shock_rules as sr
-from shock_rules._json import (
+from shock_rules import (
     SCHEMA,
     action_from_json,
     config_from_json,
@@ -24,7 +24,7 @@ from shock_rules._json import (
     to_json,
     view_from_json,
 )
-from shock_rules._view import spectator_view, view
+from shock_rules._info.view import spectator_view, view
 
 HANDS_3 = ["2H 3H 4H 5H 6H 7H 8H 9H 10H", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
            "2C 3C 4C 5C 6C 7C 8C 9C 10C"]

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import shock_rules as sr
-from shock_rules._invariants import check_state
-from shock_rules._json import state_from_json, to_dict
-from shock_rules._position import format_position, parse_position
+from shock_rules import state_from_json, to_dict
+from shock_rules._notation.position import format_position, parse_position
+from shock_rules._rules.check import check_state
 from strategies import configs, game_steps
 
 #: Each example plays part of a game, so run at most 100 of them (CI), fewer in the dev profile.

@@ -14,7 +14,7 @@ import attrs
 import pytest
 
 import shock_rules as sr
-from shock_rules._odds import ChestOdds, chest_odds
+from shock_rules._info.odds import ChestOdds, chest_odds
 
 # Three players (ranks 2-10); clubs undealt, so with a club trump nobody can ruff.
 HANDS_3 = (

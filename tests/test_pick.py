@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shock_rules._cards import NUM_CARDS, Card
-from shock_rules._events import (
+from shock_rules._rules.cards import NUM_CARDS, Card
+from shock_rules._rules.events import (
     ChestStopped,
     RoundEnded,
     RoundEndReason,
@@ -15,7 +15,7 @@ from shock_rules._events import (
     Withdrew,
     shared,
 )
-from shock_rules._pick import pick, picker
+from shock_rules._rules.pick import pick, picker
 
 TABLE = tuple(f"entry {i}" for i in range(NUM_CARDS))
 PICK = picker(TABLE)

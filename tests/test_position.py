@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import shock_rules as sr
-from shock_rules._position import format_position, parse_position
+from shock_rules._notation.position import format_position, parse_position
 from strategies import configs, game_steps
 
 # K3: with 3 players the ranks are 2-10; one suit per seat, so the lead suit is never followed.

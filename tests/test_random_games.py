@@ -24,7 +24,7 @@ import attrs
 import pytest
 
 import shock_rules as sr
-from shock_rules._invariants import check_state
+from shock_rules._rules.check import check_state
 
 GAMES = 200 if os.environ.get("HYPOTHESIS_PROFILE") == "ci" else 20
 WITHDRAW_RATE = 0.07

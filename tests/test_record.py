@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import shock_rules as sr
-from shock_rules._json import from_json, to_json
-from shock_rules._record import (
+from shock_rules import from_json, to_json
+from shock_rules.record import (
     GameRecord,
     RecordError,
     format_record,

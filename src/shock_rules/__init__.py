@@ -1,4 +1,22 @@
-"""shock_rules: a complete, typed, pure rules engine for *Shock! Knights & Poisons*.
+"""shock_rules: the rules of *Shock! Knights & Poisons* as a pure, typed Python engine.
+
+A game is a sequence of immutable :class:`State` values. Five calls carry a whole game:
+
+- ``new_game(GameConfig(players=4))`` returns the state before the first card is dealt;
+- ``legal_actions(state)`` lists what may happen next (at a chance step, its outcomes);
+- ``apply(state, action)`` returns the next state, or raises :class:`IllegalActionError`
+  saying why (the input state is never changed);
+- ``sample_chance(state, rng)`` draws a chance outcome (deal, trump card, chest card, first
+  leader) with its exact probability; ``chance_outcomes(state)`` lists them all;
+- ``view(state, seat)`` is what one seat may know: send views, never states, to players.
+
+Around the core: ``shock_rules.bots`` (computer players and a game loop), ``shock_rules.record``
+(game records and replay), JSON documents (``to_json``/``from_json``), a one-line position
+notation, determinization and chest odds, and the ``shock-rules`` command (``shock_rules.cli``).
+
+The rules are written down as numbered clauses (``SETUP-1``, ``TRICK-3``...) and the project's
+rulings as ``K1``-``K35`` in the documentation's *Rules* section (``docs/rules/`` in the source
+repository); docstrings cite both.
 
 >>> import random
 >>> import shock_rules as sr
@@ -8,13 +26,44 @@
 True
 """
 
-from ._actions import Action, ActionKind, parse_action
-from ._bots import Bot, HeuristicBot, RandomBot, make_bot, play_game
-from ._cards import Card, Suit, parse_card
-from ._config import GameConfig, Variant
-from ._determinize import determinize
-from ._edition import ChestCard, ChestKind, Edition, GemKind, parse_chest_card
-from ._engine import (
+from ._documents import from_dict, from_json, to_dict, to_json
+from ._errors import (
+    ConfigError,
+    EditionError,
+    IllegalActionError,
+    InvalidNotationError,
+    InvalidStateError,
+    ShockError,
+)
+from ._info.determinize import determinize
+from ._info.odds import ChestOdds, chest_odds
+from ._info.view import (
+    HiddenCardDealt,
+    HiddenCardPlayed,
+    PlayerView,
+    SeatView,
+    TrickCard,
+    spectator_view,
+    view,
+)
+from ._json import (
+    SCHEMA,
+    action_from_json,
+    config_from_json,
+    edition_from_json,
+    events_from_json,
+    state_from_json,
+    view_from_json,
+)
+from ._notation.position import format_position, parse_position
+from ._notation.script import apply_all, deal_hands, parse_cards
+from ._notation.transcript import describe_event, transcript
+from ._public import publish
+from ._rules.actions import Action, ActionKind, parse_action
+from ._rules.cards import Card, Suit, parse_card
+from ._rules.config import GameConfig, Variant
+from ._rules.edition import ChestCard, ChestKind, Edition, GemKind, parse_chest_card
+from ._rules.engine import (
     apply,
     chance_outcomes,
     current_player,
@@ -28,15 +77,7 @@ from ._engine import (
     scores,
     winners,
 )
-from ._errors import (
-    ConfigError,
-    EditionError,
-    IllegalActionError,
-    InvalidNotationError,
-    InvalidStateError,
-    ShockError,
-)
-from ._events import (
+from ._rules.events import (
     CardDealt,
     CardPlayed,
     ChestRevealed,
@@ -58,23 +99,9 @@ from ._events import (
     TrumpRevealed,
     Withdrew,
 )
-from ._json import (
-    SCHEMA,
-    action_from_json,
-    config_from_json,
-    edition_from_json,
-    events_from_json,
-    from_dict,
-    from_json,
-    state_from_json,
-    to_dict,
-    to_json,
-    view_from_json,
-)
-from ._mcts import MCTSBot
-from ._odds import ChestOdds, chest_odds
-from ._position import format_position, parse_position
-from ._record import (
+from ._rules.state import CHANCE, ChanceMarker, Phase, Play, PoisonCard, State, Status
+from .bots import Bot, HeuristicBot, MCTSBot, RandomBot, make_bot, play_game
+from .record import (
     GameRecord,
     RecordError,
     format_record,
@@ -82,18 +109,6 @@ from ._record import (
     record_from_json,
     record_game,
     replay,
-)
-from ._script import apply_all, deal_hands, parse_cards
-from ._state import CHANCE, ChanceMarker, Phase, Play, PoisonCard, State, Status
-from ._transcript import describe_event, transcript
-from ._view import (
-    HiddenCardDealt,
-    HiddenCardPlayed,
-    PlayerView,
-    SeatView,
-    TrickCard,
-    spectator_view,
-    view,
 )
 
 __version__ = "0.1.0"
@@ -200,3 +215,5 @@ __all__ = [
     "view_from_json",
     "winners",
 ]
+
+publish(__name__, globals(), __all__)

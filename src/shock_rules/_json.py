@@ -8,21 +8,21 @@ notation (``"7H"``), hands and piles as lists of cards, chest cards as ``"G2/1"`
 (``"edition": "default"``) or embeds a custom one in the shape of its TOML file.
 
 Loading is strict. A wrong type, an unknown or a missing field, an impossible value or a state
-that breaks an invariant of the game (:func:`shock_rules._invariants.check_state`) raises
+that breaks an invariant of the game (``check_state``) raises
 :class:`~shock_rules.InvalidStateError` naming the place in the document and what is wrong;
 no other exception escapes a loader.
 
 >>> import shock_rules as sr
 >>> state = sr.new_game(sr.GameConfig(players=3, first_leader=0))
->>> text = to_json(state)
+>>> text = sr.to_json(state)
 >>> state_from_json(text) == state
 True
->>> action_from_json(to_json(sr.Action.parse("withdraw 10S")))
+>>> action_from_json(sr.to_json(sr.Action.parse("withdraw 10S")))
 Action.parse('withdraw 10S')
 >>> state_from_json(text.replace('"round": 1', '"round": 6'))
 Traceback (most recent call last):
 ...
-shock_rules._errors.InvalidStateError: invalid state: round 6 is not 1-5
+shock_rules.InvalidStateError: invalid state: round 6 is not 1-5
 """
 
 from __future__ import annotations
@@ -34,16 +34,16 @@ from typing import Any, Final, TypeVar, get_origin
 import attrs
 import cattrs
 
-from . import _events
-from ._actions import Action, parse_action
-from ._cards import Card, Suit, cards_of, parse_card
-from ._config import GameConfig, Variant, tables_for
-from ._edition import ChestCard, Edition, parse_chest_card
 from ._errors import InvalidStateError, ShockError
-from ._events import Event, RoundEndReason
-from ._invariants import check_state
-from ._state import Phase, Play, State, Status
-from ._view import HiddenCardDealt, HiddenCardPlayed, PlayerView
+from ._info.view import HiddenCardDealt, HiddenCardPlayed, PlayerView
+from ._rules import events as _events
+from ._rules.actions import Action, parse_action
+from ._rules.cards import Card, Suit, cards_of, parse_card
+from ._rules.check import load_state
+from ._rules.config import GameConfig, Variant, tables_for
+from ._rules.edition import ChestCard, Edition, parse_chest_card
+from ._rules.events import Event, RoundEndReason
+from ._rules.state import Phase, Play, State, Status
 
 __all__ = [
     "SCHEMA",
@@ -51,11 +51,7 @@ __all__ = [
     "config_from_json",
     "edition_from_json",
     "events_from_json",
-    "from_dict",
-    "from_json",
     "state_from_json",
-    "to_dict",
-    "to_json",
     "view_from_json",
 ]
 
@@ -78,7 +74,7 @@ def read_obj(value: object, path: str, required: Sequence[str],
              optional: Sequence[str] = ()) -> dict[str, object]:
     """Return ``value`` as an object holding exactly the required keys and some optional ones."""
     if not isinstance(value, dict):
-        raise fail(path, f"expected an object, not {_kind(value)}")
+        raise fail(path, f"expected an object, not {kind_of(value)}")
     for key in value:
         if not isinstance(key, str) or (key not in required and key not in optional):
             raise fail(path, f"unknown field {key!r}")
@@ -91,7 +87,7 @@ def read_obj(value: object, path: str, required: Sequence[str],
 def read_int(value: object, path: str, low: int | None = None, high: int | None = None) -> int:
     """Return ``value`` if it is an integer (not a bool) within ``low..high``."""
     if type(value) is not int:
-        raise fail(path, f"expected an integer, not {_kind(value)}")
+        raise fail(path, f"expected an integer, not {kind_of(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = f"{'' if low is None else low}..{'' if high is None else high}"
         raise fail(path, f"{value} is out of range {bounds}")
@@ -101,21 +97,21 @@ def read_int(value: object, path: str, low: int | None = None, high: int | None 
 def read_bool(value: object, path: str) -> bool:
     """Return ``value`` if it is ``true`` or ``false``."""
     if type(value) is not bool:
-        raise fail(path, f"expected true or false, not {_kind(value)}")
+        raise fail(path, f"expected true or false, not {kind_of(value)}")
     return value
 
 
 def read_str(value: object, path: str) -> str:
     """Return ``value`` if it is a string."""
     if not isinstance(value, str):
-        raise fail(path, f"expected a string, not {_kind(value)}")
+        raise fail(path, f"expected a string, not {kind_of(value)}")
     return value
 
 
 def read_list(value: object, path: str, length: int | None = None) -> list[object]:
     """Return ``value`` if it is a list (of ``length`` items, when given)."""
     if not isinstance(value, list):
-        raise fail(path, f"expected a list, not {_kind(value)}")
+        raise fail(path, f"expected a list, not {kind_of(value)}")
     if length is not None and len(value) != length:
         raise fail(path, f"expected {length} items, not {len(value)}")
     return value
@@ -148,7 +144,7 @@ def read_enum(value: object, path: str, names: Mapping[str, T]) -> T:
     return names[text]
 
 
-def _kind(value: object) -> str:
+def kind_of(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -168,7 +164,7 @@ def read_header(data: object, kind: str, fields: Sequence[str],
     return doc
 
 
-def _header(kind: str) -> dict[str, object]:
+def header(kind: str) -> dict[str, object]:
     return {"schema": SCHEMA, "type": kind}
 
 
@@ -200,7 +196,7 @@ def edition_to_dict(edition: Edition) -> dict[str, Any]:
 def edition_from_data(data: object, path: str) -> Edition:
     """Return the edition embedded at ``path`` (the mapping of its TOML file)."""
     if not isinstance(data, dict):
-        raise fail(path, f"expected an object, not {_kind(data)}")
+        raise fail(path, f"expected an object, not {kind_of(data)}")
     try:
         return Edition.from_dict(data, source=path)
     except ShockError as exc:
@@ -253,20 +249,20 @@ EVENT_TYPES: Final = _event_types()
 def _strict(kind: type[T], what: str) -> Callable[[object, object], T]:
     def hook(value: object, _type: object) -> T:
         if type(value) is not kind:
-            raise TypeError(f"expected {what}, not {_kind(value)}")
+            raise TypeError(f"expected {what}, not {kind_of(value)}")
         return value
     return hook
 
 
 def _structure_card(value: object, _type: object) -> Card:
     if not isinstance(value, str):
-        raise TypeError(f"expected a card such as '7H', not {_kind(value)}")
+        raise TypeError(f"expected a card such as '7H', not {kind_of(value)}")
     return parse_card(value)
 
 
 def _structure_chest(value: object, _type: object) -> ChestCard:
     if not isinstance(value, str):
-        raise TypeError(f"expected a chest card such as 'G2/1', not {_kind(value)}")
+        raise TypeError(f"expected a chest card such as 'G2/1', not {kind_of(value)}")
     return parse_chest_card(value)
 
 
@@ -321,7 +317,7 @@ def _enum_hook(names: Mapping[str, T]) -> Callable[[object, object], T]:
 
 def _structure_action(value: object, _type: object) -> Action:
     if not isinstance(value, str):
-        raise TypeError(f"expected an action such as 'play 7H', not {_kind(value)}")
+        raise TypeError(f"expected an action such as 'play 7H', not {kind_of(value)}")
     return parse_action(value)
 
 
@@ -335,7 +331,7 @@ def event_to_dict(event: Event) -> dict[str, object]:
 def event_from_data(data: object, path: str) -> Event:
     """Return the event described at ``path`` (internal)."""
     if not isinstance(data, dict):
-        raise fail(path, f"expected an object, not {_kind(data)}")
+        raise fail(path, f"expected an object, not {kind_of(data)}")
     name = data.get("event")
     if not isinstance(name, str) or name not in EVENT_TYPES:
         raise fail(f"{path}.event", f"unknown event {name!r}")
@@ -465,121 +461,46 @@ def state_from_data(data: object, path: str) -> State:
                           read_int(p["gems"], f"{where}.gems", 0)))
     trump = None if doc["trump"] is None else read_card(doc["trump"], f"{path}.trump")
     events = events_from_data(doc["events"], f"{path}.events") if "events" in doc else ()
-    state = State(
-        config, t,
-        read_enum(doc["phase"], f"{path}.phase", _PHASES),
-        read_int(doc["round"], f"{path}.round"),
-        read_int(doc["trick_number"], f"{path}.trick_number"),
-        seat_or_none("leader"), seat_or_none("actor"), tuple(trick),
-        per_seat("hands", read_cards), read_cards(doc["deck"], f"{path}.deck"),
-        -1 if trump is None else trump.index,
-        read_cards(doc["discard"], f"{path}.discard"),
-        per_seat("face_down", read_cards),
-        per_seat("status", lambda v, w: read_enum(v, w, _STATUSES)),
-        per_seat("on_bag", gems), per_seat("in_bag", gems),
-        read_int(doc["supply"], f"{path}.supply"),
-        per_seat("poisons", read_cards), per_seat("covered", read_cards),
-        per_seat("potions", read_cards), per_seat("void_suits", voids),
-        chest("chest_deck"), chest("chest_discard"), chest("chest_centre"),
-        read_int(doc["revealed"], f"{path}.revealed", 0, 3),
-        seat_or_none("last_winner"), seat_or_none("round_leader"),
-        events,
+    return load_state(
+        config=config, tables=t,
+        phase=read_enum(doc["phase"], f"{path}.phase", _PHASES),
+        round=read_int(doc["round"], f"{path}.round"),
+        trick_number=read_int(doc["trick_number"], f"{path}.trick_number"),
+        leader=seat_or_none("leader"), actor=seat_or_none("actor"), trick=tuple(trick),
+        hand_masks=per_seat("hands", read_cards),
+        pool_mask=read_cards(doc["deck"], f"{path}.deck"),
+        trump_index=-1 if trump is None else trump.index,
+        discard_mask=read_cards(doc["discard"], f"{path}.discard"),
+        face_down_masks=per_seat("face_down", read_cards),
+        status=per_seat("status", lambda v, w: read_enum(v, w, _STATUSES)),
+        on_bag=per_seat("on_bag", gems), in_bag=per_seat("in_bag", gems),
+        supply=read_int(doc["supply"], f"{path}.supply"),
+        poison_masks=per_seat("poisons", read_cards),
+        covered_masks=per_seat("covered", read_cards),
+        potion_masks=per_seat("potions", read_cards), void_suits=per_seat("void_suits", voids),
+        chest_deck=chest("chest_deck"), chest_discard=chest("chest_discard"),
+        chest_centre=chest("chest_centre"),
+        revealed=read_int(doc["revealed"], f"{path}.revealed", 0, 3),
+        last_winner=seat_or_none("last_winner"), round_leader=seat_or_none("round_leader"),
+        events=events,
     )
-    check_loaded(state)
-    return state
-
-
-def check_loaded(state: State) -> None:
-    """Raise :class:`InvalidStateError` unless a state built from outside data is valid."""
-    check_state(state)
 
 
 # -- public API ----------------------------------------------------------------------------------
 
 
-def to_dict(obj: object, *, events: bool = True) -> dict[str, object]:
-    """Return the JSON document of a config, edition, state, action, event, list or tuple of
-    events, player view or game record, as plain Python data.
-
-    ``events=False`` leaves a state's events out of its document.
-
-    >>> to_dict(Action.parse("play 7H"))
-    {'schema': 'shock-rules/1', 'type': 'action', 'action': 'play 7H'}
-    """
-    out = _header("")
-    if isinstance(obj, State):
-        out["type"] = "state"
-        out.update(state_to_dict(obj, events=events))
-    elif isinstance(obj, GameConfig):
-        out["type"] = "config"
-        out.update(config_to_dict(obj))
-    elif isinstance(obj, Edition):
-        out["type"] = "edition"
-        out.update(edition_to_dict(obj))
-    elif isinstance(obj, Action):
-        out["type"] = "action"
-        out["action"] = str(obj)
-    elif isinstance(obj, Event):
-        out["type"] = "events"
-        out["events"] = [event_to_dict(obj)]
-    elif isinstance(obj, list | tuple) and all(isinstance(e, Event) for e in obj):
-        out["type"] = "events"
-        out["events"] = [event_to_dict(e) for e in obj]
-    else:
-        from ._record import GameRecord, record_to_dict
-
-        if isinstance(obj, GameRecord):
-            out["type"] = "record"
-            out.update(record_to_dict(obj))
-        elif isinstance(obj, PlayerView):
-            out["type"] = "view"
-            out.update(view_to_dict(obj))
-        else:
-            raise TypeError(f"cannot write {type(obj).__name__} as a shock-rules document")
-    return out
-
-
-def to_json(obj: object, *, events: bool = True, indent: int | None = None) -> str:
-    """Return the JSON text of :func:`to_dict`."""
-    return json.dumps(to_dict(obj, events=events), indent=indent)
-
-
-def _parse(text: str | bytes) -> object:
+def parse_text(text: str | bytes) -> object:
     if not isinstance(text, str | bytes):
-        raise InvalidStateError(f"invalid document: expected JSON text, not {_kind(text)}")
+        raise InvalidStateError(f"invalid document: expected JSON text, not {kind_of(text)}")
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise InvalidStateError(f"invalid document: not valid JSON: {exc}") from None
 
 
-def from_dict(data: Doc) -> object:
-    """Return the object a document of any type describes (dispatching on ``"type"``)."""
-    kind = data.get("type") if isinstance(data, dict) else None
-    loaders: dict[object, Callable[[Doc], object]] = {
-        "state": state_from_json, "config": config_from_json, "edition": edition_from_json,
-        "action": action_from_json, "events": events_from_json, "view": view_from_json,
-    }
-    if kind == "record":
-        from ._record import record_from_json
-
-        return record_from_json(data)
-    if kind not in loaders:
-        raise InvalidStateError(f"invalid document: unknown document type {kind!r}")
-    return loaders[kind](data)
-
-
-def from_json(text: str | bytes) -> object:
-    """Return the object a JSON document of any type describes."""
-    data = _parse(text)
-    if not isinstance(data, dict):
-        raise InvalidStateError(f"invalid document: expected an object, not {_kind(data)}")
-    return from_dict(data)
-
-
 def load_doc(text: str | bytes | Doc) -> object:
     """Return parsed JSON data from text, or the data itself (internal)."""
-    return _parse(text) if isinstance(text, str | bytes) else text
+    return parse_text(text) if isinstance(text, str | bytes) else text
 
 
 def state_from_json(text: str | bytes | Doc) -> State:

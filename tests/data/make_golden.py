@@ -6,7 +6,7 @@ Each golden game is two files:
   every action of the game in notation, one per line, chance outcomes included (K6: a game is
   reproduced exactly from its configuration and its actions);
 - ``<name>.transcript``: a readable account of the game made from the engine's events
-  (:func:`shock_rules._transcript.describe_event`), with each hand after dealing and the gems
+  (:func:`shock_rules.describe_event`), with each hand after dealing and the gems
   after every trick.
 
 ``tests/test_golden.py`` replays every ``.actions`` file and compares the transcript it makes
@@ -47,7 +47,7 @@ from shock_rules import (
     parse_action,
     sample_chance,
 )
-from shock_rules._transcript import describe_event
+from shock_rules._notation.transcript import describe_event
 
 __all__ = ["GOLDEN", "parse_actions_file", "play_actions", "render", "write_actions_file"]
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shock_rules import CardPlayed, GameConfig, Variant
-from shock_rules._invariants import check_state
+from shock_rules._rules.check import check_state
 from strategies import configs, game_steps
 
 from ._support import VARIANTS, deck_mask, events_of, game_settings

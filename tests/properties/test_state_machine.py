@@ -1,7 +1,7 @@
 """A Hypothesis state machine that plays a game step by step: chance steps, player steps and
 attempted illegal steps, checking the game's invariants after every rule.
 
-Besides :func:`shock_rules._invariants.check_state`, the machine checks its own invariants
+Besides :func:`shock_rules._rules.check.check_state`, the machine checks its own invariants
 (GEM-1, SETUP-2, SHOCK-1, WITHDRAW-3, INFO-2) and step-to-step facts: bags never shrink, the
 round never goes back, and seats out of the round stay out with nothing on their bags.
 """
@@ -34,7 +34,7 @@ from shock_rules import (
     legal_actions,
     new_game,
 )
-from shock_rules._invariants import check_state
+from shock_rules._rules.check import check_state
 from strategies import configs, draw_action
 
 from ._support import (

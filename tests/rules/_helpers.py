@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import shock_rules as sr
-from shock_rules._invariants import check_state
+from shock_rules._rules.check import check_state
 
 E = TypeVar("E", bound=sr.Event)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import shock_rules as sr
-from shock_rules._cards import CARDS
+from shock_rules._rules.cards import CARDS
 
 _CARD_VERBS = ("play", "withdraw", "down", "cover", "deal", "trump")
 

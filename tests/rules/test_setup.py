@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 import shock_rules as sr
-from shock_rules._invariants import check_state
+from shock_rules._rules.check import check_state
 
 
 def _dealt(players: int) -> sr.State:

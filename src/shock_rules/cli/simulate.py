@@ -19,11 +19,11 @@ import random
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ._bots import Bot, make_bot, play_game
-from ._config import GameConfig, Variant
-from ._events import Shocked, Withdrew
-from ._json import config_to_dict
-from ._state import State
+from .._json import config_to_dict
+from .._rules.config import GameConfig, Variant
+from .._rules.events import Shocked, Withdrew
+from .._rules.state import State
+from ..bots import Bot, make_bot, play_game
 
 __all__ = ["GameResult", "SlotStats", "run_simulation", "simulate_command"]
 

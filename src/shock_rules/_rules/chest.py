@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ._events import ChestRevealed, ChestStopped, GemsGained, shared
-from ._round import finish_trick
-from ._state import Phase, Status
-from ._work import Work, put
+from .draft import Work, put
+from .events import ChestRevealed, ChestStopped, GemsGained, shared
+from .round import finish_trick
+from .state import Phase, Status
 
 _IN = Status.IN
 _CHOICE = Phase.CHEST_CHOICE

@@ -1,7 +1,7 @@
 """Picking the entries of a card-indexed table for the cards of a bitmask (internal).
 
 Legal actions and chance outcomes are built from a hand or the dungeon deck, both 44-bit
-masks (:mod:`shock_rules._cards`). A picker splits the mask by suit into four 11-bit chunks and
+masks (``shock_rules._rules.cards``). A picker splits the mask by suit into four 11-bit chunks and
 keeps, per suit, the tuple of entries of every chunk it has met, so a pick is at most four
 list look-ups and three concatenations, with no per-card Python work.
 
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import Final, TypeVar
 
-from ._cards import RANKS
+from .cards import RANKS
 
 _T = TypeVar("_T")
 

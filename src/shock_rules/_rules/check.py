@@ -7,13 +7,24 @@ corrupt state (from JSON, say) is rejected before it can be played on.
 
 from __future__ import annotations
 
-from ._cards import CARDS, Suit
-from ._config import ROUNDS, tables_for
-from ._errors import InvalidStateError
-from ._round import deal_target
-from ._state import Phase, State, Status
+from typing import Any
 
-__all__ = ["check_state"]
+from .._errors import InvalidStateError
+from .cards import CARDS, Suit
+from .config import ROUNDS, tables_for
+from .round import deal_target
+from .state import Phase, State, Status
+
+__all__ = ["check_state", "load_state"]
+
+
+def load_state(**fields: Any) -> State:
+    """Return the state made of ``fields`` (every field of :class:`State`, by name), checked
+    with :func:`check_state`: the one way in for states built from outside data (JSON
+    documents, positions, determinizations)."""
+    state = State(**fields)
+    check_state(state)
+    return state
 
 
 def _fail(msg: str) -> InvalidStateError:

@@ -17,9 +17,9 @@ from typing import Final
 
 import attrs
 
-from ._cards import CARDS, Card, parse_card
-from ._edition import ChestCard, parse_chest_card
-from ._errors import InvalidNotationError
+from .._errors import InvalidNotationError
+from .cards import CARDS, Card, parse_card
+from .edition import ChestCard, parse_chest_card
 
 __all__ = ["Action", "ActionKind", "parse_action"]
 

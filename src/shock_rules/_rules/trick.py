@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from ._cards import RANKS
-from ._events import (
+from .cards import RANKS
+from .draft import Work, put
+from .events import (
     PoisonTaken,
     PotionTaken,
     RoundEndReason,
@@ -12,10 +13,9 @@ from ._events import (
     TrickWon,
     shared,
 )
-from ._poison import apply_potions
-from ._round import end_round
-from ._state import Play
-from ._work import Work, put
+from .poison import apply_potions
+from .round import end_round
+from .state import Play
 
 
 def lead_suit_of(trick: tuple[Play, ...]) -> int:

@@ -1,7 +1,7 @@
 """The immutable game state and its readable accessors.
 
 A :class:`State` is a frozen, hashable value. Hands and piles are stored as ``int`` bitmasks of
-card indexes (see :mod:`shock_rules._cards`); the methods and properties below present them as
+card indexes (see ``shock_rules._rules.cards``); the methods and properties below present them as
 :class:`~shock_rules.Card` objects for front-ends. States are produced by
 :func:`~shock_rules.new_game` and :func:`~shock_rules.apply`; build them by hand only in tests.
 """
@@ -14,10 +14,10 @@ from typing import Final, Protocol
 
 import attrs
 
-from ._cards import CARDS, Card, Suit, cards_of
-from ._config import GameConfig, Tables
-from ._edition import ChestCard
-from ._events import Event
+from .cards import CARDS, Card, Suit, cards_of
+from .config import GameConfig, Tables
+from .edition import ChestCard
+from .events import Event
 
 __all__ = ["CHANCE", "ChanceMarker", "Phase", "Play", "PoisonCard", "State", "Status"]
 

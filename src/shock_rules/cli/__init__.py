@@ -22,13 +22,21 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
-from ._actions import ActionKind
-from ._bots import BOTS, make_bot
-from ._config import GameConfig, Variant
-from ._engine import apply, is_chance, legal_actions, new_game, sample_chance, scores, winners
-from ._errors import ShockError
-from ._state import Phase
-from ._transcript import narrate
+from .._errors import ShockError
+from .._notation.transcript import narrate
+from .._rules.actions import ActionKind
+from .._rules.config import GameConfig, Variant
+from .._rules.engine import (
+    apply,
+    is_chance,
+    legal_actions,
+    new_game,
+    sample_chance,
+    scores,
+    winners,
+)
+from .._rules.state import Phase
+from ..bots import BOTS, make_bot
 
 __all__ = ["main"]
 
@@ -204,14 +212,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"not {args.seat}")
         if len(args.bots) > args.players - 1:
             parser.error(f"--bots names {len(args.bots)} bots for {args.players - 1} other seats")
-        from ._cli_play import play_command
+        from .play import play_command
 
         return play_command(args.players, args.variant, args.seat, args.bots, args.seed,
                             args.save, sys.stdin, sys.stdout)
     if args.command == "simulate":
         if len(args.bots) > args.players:
             parser.error(f"--bots names {len(args.bots)} bots for {args.players} players")
-        from ._cli_simulate import simulate_command
+        from .simulate import simulate_command
 
         try:
             return simulate_command(args.players, args.variant, args.bots, args.games,
@@ -225,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   file=sys.stderr)
             return 1
     if args.command == "replay":
-        from ._cli_replay import ReplayError, replay_command
+        from .replay import ReplayError, replay_command
 
         try:
             return replay_command(args.record, args.step, sys.stdin, sys.stdout)

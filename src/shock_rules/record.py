@@ -47,10 +47,6 @@ from typing import Final
 
 import attrs
 
-from ._actions import Action, parse_action
-from ._config import GameConfig, Variant
-from ._edition import Edition
-from ._engine import apply, current_player, new_game
 from ._errors import IllegalActionError, InvalidNotationError, InvalidStateError, ShockError
 from ._json import (
     config_from_data,
@@ -63,7 +59,11 @@ from ._json import (
     read_list,
     read_str,
 )
-from ._state import CHANCE, Phase, State
+from ._rules.actions import Action, parse_action
+from ._rules.config import GameConfig, Variant
+from ._rules.edition import Edition
+from ._rules.engine import apply, current_player, new_game
+from ._rules.state import CHANCE, Phase, State
 
 __all__ = [
     "GameRecord",

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import attrs
 
-from ._actions import Action
-from ._cards import CARDS, Card, Suit, cards_of
-from ._config import GameConfig, tables_for
-from ._edition import ChestCard
-from ._engine import legal_actions
-from ._events import CardDealt, CardPlayed, Event
-from ._state import CHANCE_PHASES, Phase, PoisonCard, State, Status, _lead_seat
+from .._rules.actions import Action
+from .._rules.cards import CARDS, Card, Suit, cards_of
+from .._rules.config import GameConfig, tables_for
+from .._rules.edition import ChestCard
+from .._rules.engine import legal_actions
+from .._rules.events import CardDealt, CardPlayed, Event
+from .._rules.state import CHANCE_PHASES, Phase, PoisonCard, State, Status, _lead_seat
 
 __all__ = [
     "HiddenCardDealt",

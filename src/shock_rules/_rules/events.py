@@ -15,8 +15,8 @@ from typing import TypeVar
 
 import attrs
 
-from ._cards import Card
-from ._edition import ChestCard
+from .cards import Card
+from .edition import ChestCard
 
 __all__ = [
     "CardDealt",

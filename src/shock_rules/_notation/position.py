@@ -53,12 +53,12 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from ._cards import CARDS, Suit, cards_of, parse_card
-from ._config import GameConfig, Variant, tables_for
-from ._edition import ChestCard, Edition, parse_chest_card
-from ._errors import InvalidNotationError, InvalidStateError, ShockError
-from ._json import check_loaded
-from ._state import Phase, Play, State, Status
+from .._errors import InvalidNotationError, InvalidStateError, ShockError
+from .._rules.cards import CARDS, Suit, cards_of, parse_card
+from .._rules.check import load_state
+from .._rules.config import GameConfig, Variant, tables_for
+from .._rules.edition import ChestCard, Edition, parse_chest_card
+from .._rules.state import Phase, Play, State, Status
 
 __all__ = ["format_position", "parse_position"]
 
@@ -264,16 +264,18 @@ def parse_position(text: str, config: GameConfig | None = None) -> State:
     for p in trick:
         placed |= p.card.bit
     trick_gems = sum(p.gems for p in trick)
-    state = State(
-        cfg, t, _PHASES[phase_m.group(1)], int(progress.group(1)), int(progress.group(2)),
-        leader, -1 if phase_m.group(2) is None else int(phase_m.group(2)), tuple(trick),
-        hands, t.deck & ~placed, trump, discard, face_down, tuple(status), tuple(on_bag),
-        tuple(in_bag), t.supply - trick_gems - sum(on_bag) - sum(in_bag), tuple(poisons),
-        tuple(covered), tuple(potions), tuple(voids), chest_deck, chest_discard, chest_centre,
-        int(chest_m.group(3)), leaders[2], leaders[1], (),
+    return load_state(
+        config=cfg, tables=t, phase=_PHASES[phase_m.group(1)],
+        round=int(progress.group(1)), trick_number=int(progress.group(2)), leader=leader,
+        actor=-1 if phase_m.group(2) is None else int(phase_m.group(2)), trick=tuple(trick),
+        hand_masks=hands, pool_mask=t.deck & ~placed, trump_index=trump, discard_mask=discard,
+        face_down_masks=face_down, status=tuple(status), on_bag=tuple(on_bag),
+        in_bag=tuple(in_bag), supply=t.supply - trick_gems - sum(on_bag) - sum(in_bag),
+        poison_masks=tuple(poisons), covered_masks=tuple(covered), potion_masks=tuple(potions),
+        void_suits=tuple(voids), chest_deck=chest_deck, chest_discard=chest_discard,
+        chest_centre=chest_centre, revealed=int(chest_m.group(3)), last_winner=leaders[2],
+        round_leader=leaders[1], events=(),
     )
-    check_loaded(state)
-    return state
 
 
 def _chest_counts(text: str, index: Mapping[ChestCard, int], where: str) -> tuple[int, ...]:

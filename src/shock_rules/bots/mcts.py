@@ -34,12 +34,12 @@ import random
 import time
 from collections.abc import Callable
 
-from ._actions import WITHDRAW, Action, ActionKind
-from ._bots import CAUTION, HeuristicBot, _Heuristic, _info_from_state, state_policy
-from ._determinize import determinize
-from ._engine import apply, legal_actions, sample_chance
-from ._state import Phase, State, Status
-from ._view import PlayerView
+from .._info.determinize import determinize
+from .._info.view import PlayerView
+from .._rules.actions import WITHDRAW, Action, ActionKind
+from .._rules.engine import apply, legal_actions, sample_chance
+from .._rules.state import Phase, State, Status
+from .heuristic import CAUTION, HeuristicBot, _Heuristic, _info_from_state, state_policy
 
 __all__ = ["MCTSBot"]
 

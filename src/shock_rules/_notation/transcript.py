@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ._events import (
+from .._rules.events import (
     CardDealt,
     CardPlayed,
     ChestRevealed,
@@ -33,7 +33,7 @@ from ._events import (
 )
 
 if TYPE_CHECKING:
-    from ._state import State
+    from .._rules.state import State
 
 __all__ = ["describe_event", "narrate", "transcript"]
 

@@ -22,8 +22,8 @@ from typing import Any, Final
 
 import attrs
 
-from ._cards import Card, parse_card
-from ._errors import EditionError, InvalidNotationError
+from .._errors import EditionError, InvalidNotationError
+from .cards import Card, parse_card
 
 __all__ = ["ChestCard", "ChestKind", "Edition", "GemKind", "parse_chest_card"]
 

@@ -1,7 +1,7 @@
 """``shock-rules replay RECORD``: print the transcript of a saved game record.
 
 The record is read as JSON when its text starts with ``{``, otherwise as the text form
-(:func:`~shock_rules._record.parse_record`). Exit status: 0 when the record replays; 1 when the
+(:func:`~shock_rules.record.parse_record`). Exit status: 0 when the record replays; 1 when the
 file cannot be read; 2 when it is malformed or does not replay (an illegal action, or a stated
 result the replay does not reach) -- with a one-line error naming the line (text records) or
 the action (JSON records).
@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from ._errors import ShockError
-from ._events import CardPlayed
-from ._record import GameRecord, parse_record, record_from_json, replay
-from ._transcript import narrate
+from .._errors import ShockError
+from .._notation.transcript import narrate
+from .._rules.events import CardPlayed
+from ..record import GameRecord, parse_record, record_from_json, replay
 
 __all__ = ["ReplayError", "load_record", "replay_command"]
 

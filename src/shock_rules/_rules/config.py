@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from ._cards import CARDS, NUM_CARDS, Suit
-from ._edition import ChestCard, Edition
-from ._errors import ConfigError
+from .._errors import ConfigError
+from .cards import CARDS, NUM_CARDS, Suit
+from .edition import ChestCard, Edition
 
 if TYPE_CHECKING:
-    from ._actions import Action
+    from .actions import Action
 
 __all__ = ["GameConfig", "Variant"]
 
@@ -84,7 +84,7 @@ class GameConfig:
     >>> GameConfig(players=6)
     Traceback (most recent call last):
     ...
-    shock_rules._errors.ConfigError: players must be 3, 4 or 5, not 6
+    shock_rules.ConfigError: players must be 3, 4 or 5, not 6
     """
 
     #: Number of players: 3, 4 or 5 (K3).

@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from ._actions import Action, parse_action
-from ._cards import Card, mask_of, parse_card
-from ._engine import apply
-from ._errors import IllegalActionError
-from ._state import Phase, State
+from .._errors import IllegalActionError
+from .._rules.actions import Action, parse_action
+from .._rules.cards import Card, mask_of, parse_card
+from .._rules.engine import apply
+from .._rules.state import Phase, State
 
 __all__ = ["apply_all", "deal_hands", "parse_cards"]
 

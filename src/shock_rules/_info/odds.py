@@ -21,8 +21,8 @@ from fractions import Fraction
 
 import attrs
 
-from ._state import Status
-from ._view import PlayerView
+from .._rules.state import Status
+from .view import PlayerView
 
 __all__ = ["ChestOdds", "chest_odds"]
 

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Final, TypeVar
 
-from ._actions import (
+from .._errors import ConfigError, IllegalActionError
+from .actions import (
     COVER,
     DEAL,
     DOWN,
@@ -25,11 +26,11 @@ from ._actions import (
     Action,
     ActionKind,
 )
-from ._cards import CARDS, Card, Suit
-from ._chest import reveal, stop
-from ._config import GameConfig, Tables, tables_for
-from ._errors import IllegalActionError
-from ._events import (
+from .cards import CARDS, Card, Suit
+from .chest import reveal, stop
+from .config import GameConfig, Tables, tables_for
+from .draft import draft, draft_of, put
+from .events import (
     CardDealt,
     CardPlayed,
     Event,
@@ -39,12 +40,11 @@ from ._events import (
     Withdrew,
     shared,
 )
-from ._pick import pick, picker
-from ._poison import cover
-from ._round import next_deal_target
-from ._state import CHANCE, ChanceMarker, Phase, Play, State, Status, fields_of, from_fields
-from ._trick import abandon_trick, resolve_trick
-from ._work import draft, draft_of, put
+from .pick import pick, picker
+from .poison import cover
+from .round import next_deal_target
+from .state import CHANCE, ChanceMarker, Phase, Play, State, Status, fields_of, from_fields
+from .trick import abandon_trick, resolve_trick
 
 _T = TypeVar("_T")
 
@@ -158,8 +158,6 @@ def new_game(config: GameConfig | None = None) -> State:
     if config is None:
         config = GameConfig()
     if not isinstance(config, GameConfig):
-        from ._errors import ConfigError
-
         raise ConfigError(f"new_game() needs a GameConfig, not {config!r}")
     t = tables_for(config)
     n = config.players
@@ -167,10 +165,13 @@ def new_game(config: GameConfig | None = None) -> State:
     zeros = (0,) * n
     kinds = len(t.chest_counts)
     return State(
-        config, t, Phase.DEAL, 1, 1, leader, 0, (), zeros, t.deck, -1, 0, zeros,
-        (Status.IN,) * n, zeros, zeros, t.supply, zeros, zeros, zeros, zeros,
-        t.chest_counts, (0,) * kinds, (0,) * kinds, 0, -1, leader,
-        (RoundStarted(1, leader),),
+        config=config, tables=t, phase=Phase.DEAL, round=1, trick_number=1, leader=leader,
+        actor=0, trick=(), hand_masks=zeros, pool_mask=t.deck, trump_index=-1, discard_mask=0,
+        face_down_masks=zeros, status=(Status.IN,) * n, on_bag=zeros, in_bag=zeros,
+        supply=t.supply, poison_masks=zeros, covered_masks=zeros, potion_masks=zeros,
+        void_suits=zeros, chest_deck=t.chest_counts, chest_discard=(0,) * kinds,
+        chest_centre=(0,) * kinds, revealed=0, last_winner=-1, round_leader=leader,
+        events=(RoundStarted(1, leader),),
     )
 
 
@@ -335,7 +336,7 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
     >>> apply(s, Action.parse("play 7H"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    shock_rules._errors.IllegalActionError: 'play 7H' is illegal: chance deals a card (...)
+    shock_rules.IllegalActionError: 'play 7H' is illegal: chance deals a card (...)
     """
     if type(action) is not Action:
         raise IllegalActionError(f"{action!r} is not an Action (parse text with parse_action)")

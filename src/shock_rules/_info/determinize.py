@@ -25,12 +25,13 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from ._cards import CARDS, iter_bits, mask_of
-from ._config import tables_for
-from ._edition import ChestCard
-from ._events import CardDealt, CardPlayed, Event
-from ._state import Play, State
-from ._view import HiddenCardDealt, HiddenCardPlayed, PlayerView
+from .._rules.cards import CARDS, iter_bits, mask_of
+from .._rules.check import load_state
+from .._rules.config import tables_for
+from .._rules.edition import ChestCard
+from .._rules.events import CardDealt, CardPlayed, Event
+from .._rules.state import Play, State
+from .view import HiddenCardDealt, HiddenCardPlayed, PlayerView
 
 __all__ = ["determinize"]
 
@@ -179,7 +180,7 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
             events.append(e)
 
     seats = view.seats
-    return State(
+    return load_state(
         config=cfg, tables=t, phase=view.phase, round=view.round,
         trick_number=view.trick_number, leader=view.leader, actor=view.actor,
         trick=tuple(trick), hand_masks=tuple(hands), pool_mask=pool,

@@ -18,18 +18,18 @@ from typing import TextIO
 from rich.console import Console
 from rich.table import Table
 
-from ._actions import Action, ActionKind
-from ._bots import Bot, make_bot
-from ._cards import Card, Suit
-from ._config import GameConfig, Variant
-from ._engine import apply, sample_chance, winners
-from ._errors import ShockError
-from ._events import CardDealt, Event, RoundStarted
-from ._odds import chest_odds
-from ._record import format_record, record_game
-from ._state import CHANCE_PHASES, Phase, State, Status
-from ._transcript import describe_event
-from ._view import HiddenCardDealt, HiddenCardPlayed, PlayerView, view
+from .._errors import ShockError
+from .._info.odds import chest_odds
+from .._info.view import HiddenCardDealt, HiddenCardPlayed, PlayerView, view
+from .._notation.transcript import describe_event
+from .._rules.actions import Action, ActionKind
+from .._rules.cards import Card, Suit
+from .._rules.config import GameConfig, Variant
+from .._rules.engine import apply, sample_chance, winners
+from .._rules.events import CardDealt, Event, RoundStarted
+from .._rules.state import CHANCE_PHASES, Phase, State, Status
+from ..bots import Bot, make_bot
+from ..record import format_record, record_game
 
 __all__ = ["parse_choice", "play_command"]
 
@@ -112,7 +112,7 @@ class _Game:
         self.state = self._new()
 
     def _new(self) -> State:
-        from ._engine import new_game
+        from .._rules.engine import new_game
 
         return new_game(self.config)
 

@@ -6,10 +6,10 @@ variants), K27 (next round's leader), K28 (end of game).
 
 from __future__ import annotations
 
-from ._config import ROUNDS, Variant
-from ._events import GameEnded, GemsBanked, RoundEnded, RoundEndReason, RoundStarted, shared
-from ._state import Phase, Status
-from ._work import Work
+from .config import ROUNDS, Variant
+from .draft import Work
+from .events import GameEnded, GemsBanked, RoundEnded, RoundEndReason, RoundStarted, shared
+from .state import Phase, Status
 
 _IN = Status.IN
 _PLAY = Phase.PLAY

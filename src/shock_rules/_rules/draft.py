@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from ._config import GameConfig, Tables
-from ._events import Event, Shocked
-from ._state import Phase, Play, State, Status, fields_of, from_fields
+from .config import GameConfig, Tables
+from .events import Event, Shocked
+from .state import Phase, Play, State, Status, fields_of, from_fields
 
 _T = TypeVar("_T")
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ._cards import CARDS, iter_bits
-from ._chest import start_challenge
-from ._events import PoisonCovered
-from ._round import finish_trick
-from ._state import Phase, Status
-from ._work import Work, put
+from .cards import CARDS, iter_bits
+from .chest import start_challenge
+from .draft import Work, put
+from .events import PoisonCovered
+from .round import finish_trick
+from .state import Phase, Status
 
 _IN = Status.IN
 

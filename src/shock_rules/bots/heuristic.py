@@ -1,15 +1,10 @@
-"""Bots: computer players that decide from a :class:`~shock_rules.PlayerView` only.
+"""The heuristic bot: sensible play from a view, and the same policy on full states for search
+rollouts.
 
-A bot never receives the full state: :func:`~shock_rules.view` strips the other hands, the
-undealt cards and other seats' face-down cards (K34), so a bot cannot cheat by construction.
-
-- :class:`RandomBot` picks a legal action uniformly (optionally withdrawing rarely).
-- :class:`HeuristicBot` plays sensibly: it weighs the gems on its bag against the poison danger
-  (its poison counts, the chest poisons in the centre and those left in the chest deck), wins
-  tricks cheaply when that is safe, avoids tricks whose poisons would shock it, dumps its
-  weakest cards face down, covers its most dangerous poison and reveals chest cards by
-  :func:`~shock_rules.chest_odds`.
-- :class:`~shock_rules.MCTSBot` (in ``_mcts``) searches over determinizations.
+:class:`HeuristicBot` weighs the gems on its bag against the poison danger (its poison counts,
+the chest poisons in the centre and those left in the chest deck), wins tricks cheaply when that
+is safe, avoids tricks whose poisons would shock it, dumps its weakest cards face down, covers
+its most dangerous poison and reveals chest cards by :func:`~shock_rules.chest_odds`.
 
 >>> import random
 >>> import shock_rules as sr
@@ -23,63 +18,17 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Final, Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import Final
 
-from ._actions import DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action, ActionKind
-from ._cards import CARDS, RANKS, iter_bits, mask_of
-from ._config import GameConfig, Tables, Variant, tables_for
-from ._state import CHANCE_PHASES, Phase, State, Status
-from ._view import PlayerView
+from .._info.view import PlayerView
+from .._rules.actions import DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action, ActionKind
+from .._rules.cards import CARDS, RANKS, iter_bits, mask_of
+from .._rules.config import Tables, Variant, tables_for
+from .._rules.engine import legal_actions
+from .._rules.state import Phase, State, Status
 
-__all__ = [
-    "BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bot", "play_game", "state_policy",
-]
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """A computer player: it chooses one of the view's legal actions.
-
-    ``choose`` is called only when ``view.my_turn`` is true; it must return one of
-    ``view.legal_actions``. All randomness comes from ``rng`` so games are reproducible.
-    """
-
-    #: A short name for tables and records ("random", "heuristic", ...).
-    name: str
-
-    def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        """Return the action to take in the position ``view`` describes."""
-        ...
-
-
-class RandomBot:
-    """A bot that picks uniformly among its legal actions.
-
-    With ``withdraw_rate`` below 1 it first decides whether to consider withdrawing at all
-    (with that probability), so that random players do not leave nearly every round at once.
-    """
-
-    name = "random"
-
-    def __init__(self, withdraw_rate: float = 0.1) -> None:
-        if not 0.0 <= withdraw_rate <= 1.0:
-            raise ValueError(f"withdraw_rate must be between 0 and 1, not {withdraw_rate}")
-        #: The chance of considering a withdrawal when one is possible.
-        self.withdraw_rate = withdraw_rate
-
-    def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        """Return a random legal action."""
-        acts = view.legal_actions
-        if not acts:
-            raise ValueError("the view has no legal actions: it is not this seat's turn")
-        stay = [a for a in acts if a.kind is not ActionKind.WITHDRAW]
-        if stay and rng.random() >= self.withdraw_rate:
-            return rng.choice(stay)
-        return rng.choice(acts)
-
-    def __repr__(self) -> str:
-        return f"RandomBot(withdraw_rate={self.withdraw_rate})"
+__all__ = ["CAUTION", "HeuristicBot", "state_policy"]
 
 
 # -- what the heuristic reads -----------------------------------------------------------------
@@ -461,7 +410,6 @@ def state_policy(caution: float = CAUTION) -> Callable[[State], Action]:
     """Return the heuristic as a fast policy on full states, for search rollouts: it reads only
     what the acting seat may know (K34)."""
     h = _Heuristic(caution)
-    from ._engine import legal_actions
 
     def policy(state: State) -> Action:
         acts = legal_actions(state)
@@ -472,68 +420,3 @@ def state_policy(caution: float = CAUTION) -> Callable[[State], Action]:
         return h.choose(i)
 
     return policy
-
-
-def play_game(
-    config: GameConfig,
-    bots: Sequence[Bot],
-    rng: random.Random,
-    actions: list[Action] | None = None,
-    on_step: Callable[[State], object] | None = None,
-) -> State:
-    """Return the final state of a game where ``bots[seat]`` decides for each seat, from its
-    view only, and chance is sampled with ``rng`` (K6). The actions taken, chance outcomes
-    included, are appended to ``actions`` when it is given (for a game record), and
-    ``on_step`` is called with every new state (to count its events, say)."""
-    if len(bots) != config.players:
-        raise ValueError(f"play_game() needs {config.players} bots, got {len(bots)}")
-    from ._engine import apply, new_game, sample_chance
-    from ._view import view
-
-    state = new_game(config)
-    while state.phase is not Phase.OVER:
-        if state.phase in CHANCE_PHASES:
-            action = sample_chance(state, rng)
-        else:
-            seat = state.actor
-            action = bots[seat].choose(view(state, seat), rng)
-        if actions is not None:
-            actions.append(action)
-        state = apply(state, action)
-        if on_step is not None:
-            on_step(state)
-    return state
-
-
-def _mcts() -> Bot:
-    from ._mcts import MCTSBot
-
-    return MCTSBot()
-
-
-#: The bots by name, as the command line knows them: each makes a fresh bot.
-BOTS: Final[dict[str, Callable[[], Bot]]] = {
-    "random": RandomBot,
-    "heuristic": HeuristicBot,
-    "mcts": _mcts,
-}
-
-
-def make_bot(name: str) -> Bot:
-    """Return a new bot of the registered ``name`` (see :data:`BOTS`).
-
-    Raise :class:`ValueError` naming the known bots for an unknown name.
-    An MCTS bot's iteration budget may follow a colon: ``"mcts:50"``.
-    """
-    base, _, budget = name.strip().lower().partition(":")
-    factory = BOTS.get(base)
-    if factory is None:
-        raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}")
-    if not budget:
-        return factory()
-    if base != "mcts" or not budget.isdigit() or int(budget) < 1:
-        raise ValueError(f"invalid bot {name!r}: only mcts takes a budget, as in 'mcts:50'")
-    from ._mcts import MCTSBot
-
-    return MCTSBot(iterations=int(budget))
-

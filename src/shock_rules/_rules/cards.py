@@ -14,7 +14,7 @@ from typing import Final
 
 import attrs
 
-from ._errors import InvalidNotationError
+from .._errors import InvalidNotationError
 
 __all__ = ["Card", "Suit", "cards_of", "mask_of", "parse_card"]
 

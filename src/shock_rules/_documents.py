@@ -1,0 +1,104 @@
+"""Documents of any type: write any object of the package as a JSON document, and read any
+document back by its ``"type"`` (the per-type readers and writers are in ``_json`` and
+``record``; this layer sits above both, so that neither needs the other)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from ._errors import InvalidStateError
+from ._info.view import PlayerView
+from ._json import (
+    Doc,
+    action_from_json,
+    config_from_json,
+    config_to_dict,
+    edition_from_json,
+    edition_to_dict,
+    event_to_dict,
+    events_from_json,
+    header,
+    kind_of,
+    parse_text,
+    state_from_json,
+    state_to_dict,
+    view_from_json,
+    view_to_dict,
+)
+from ._rules.actions import Action
+from ._rules.config import GameConfig
+from ._rules.edition import Edition
+from ._rules.events import Event
+from ._rules.state import State
+from .record import GameRecord, record_from_json, record_to_dict
+
+__all__ = ["from_dict", "from_json", "to_dict", "to_json"]
+
+
+def to_dict(obj: object, *, events: bool = True) -> dict[str, object]:
+    """Return the JSON document of a config, edition, state, action, event, list or tuple of
+    events, player view or game record, as plain Python data.
+
+    ``events=False`` leaves a state's events out of its document.
+
+    >>> to_dict(Action.parse("play 7H"))
+    {'schema': 'shock-rules/1', 'type': 'action', 'action': 'play 7H'}
+    """
+    out = header("")
+    if isinstance(obj, State):
+        out["type"] = "state"
+        out.update(state_to_dict(obj, events=events))
+    elif isinstance(obj, GameConfig):
+        out["type"] = "config"
+        out.update(config_to_dict(obj))
+    elif isinstance(obj, Edition):
+        out["type"] = "edition"
+        out.update(edition_to_dict(obj))
+    elif isinstance(obj, Action):
+        out["type"] = "action"
+        out["action"] = str(obj)
+    elif isinstance(obj, Event):
+        out["type"] = "events"
+        out["events"] = [event_to_dict(obj)]
+    elif isinstance(obj, list | tuple) and all(isinstance(e, Event) for e in obj):
+        out["type"] = "events"
+        out["events"] = [event_to_dict(e) for e in obj]
+    elif isinstance(obj, GameRecord):
+        out["type"] = "record"
+        out.update(record_to_dict(obj))
+    elif isinstance(obj, PlayerView):
+        out["type"] = "view"
+        out.update(view_to_dict(obj))
+    else:
+        raise TypeError(f"cannot write {type(obj).__name__} as a shock-rules document")
+    return out
+
+
+def to_json(obj: object, *, events: bool = True, indent: int | None = None) -> str:
+    """Return the JSON text of :func:`to_dict`."""
+    return json.dumps(to_dict(obj, events=events), indent=indent)
+
+
+def from_dict(data: Doc) -> object:
+    """Return the object a document of any type describes (dispatching on ``"type"``)."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    loaders: dict[object, Callable[[Doc], object]] = {
+        "state": state_from_json, "config": config_from_json, "edition": edition_from_json,
+        "action": action_from_json, "events": events_from_json, "view": view_from_json,
+    }
+    if kind == "record":
+        return record_from_json(data)
+    if kind not in loaders:
+        raise InvalidStateError(f"invalid document: unknown document type {kind!r}")
+    return loaders[kind](data)
+
+
+def from_json(text: str | bytes) -> object:
+    """Return the object a JSON document of any type describes."""
+    data = parse_text(text)
+    if not isinstance(data, dict):
+        raise InvalidStateError(f"invalid document: expected an object, not {kind_of(data)}")
+    return from_dict(data)
+
+

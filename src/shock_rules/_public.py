@@ -1,0 +1,32 @@
+"""Give public objects their public path.
+
+The package's classes and functions are defined in private modules (``shock_rules._rules.state``
+and so on) and re-exported by a public one. :func:`publish` sets their ``__module__`` to the
+public module, so that tracebacks, ``repr`` and the API docs say ``shock_rules.State`` and
+``shock_rules.IllegalActionError``, never a private path. Pickling still works: the public
+module holds every published name.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable, Mapping
+
+__all__ = ["PUBLIC_MODULES", "publish"]
+
+#: The package's public modules: an object already shown under one of these keeps its path.
+PUBLIC_MODULES = frozenset({
+    "shock_rules", "shock_rules.bots", "shock_rules.cli", "shock_rules.record",
+})
+
+
+def publish(module: str, namespace: Mapping[str, object], names: Iterable[str]) -> None:
+    """Set ``__module__`` to ``module`` for the classes and functions of ``names`` that are
+    defined below ``module`` in a module that is not public itself."""
+    for name in names:
+        obj = namespace[name]
+        if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+            continue
+        home = obj.__module__
+        if home.startswith(module + ".") and home not in PUBLIC_MODULES:
+            obj.__module__ = module

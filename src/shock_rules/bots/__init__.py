@@ -1,0 +1,52 @@
+"""Bots: computer players that decide from a :class:`~shock_rules.PlayerView` only.
+
+- :class:`Bot` is the interface: ``choose(view, rng)`` returns one of the view's legal actions.
+- :class:`RandomBot` picks a legal action uniformly (optionally withdrawing rarely).
+- :class:`HeuristicBot` plays sensibly by weighing its gems at risk against the poison danger.
+- :class:`MCTSBot` searches over determinizations of its view (information-set MCTS).
+- :func:`play_game` seats one bot per seat and plays a whole game; :func:`make_bot` makes a bot
+  from its name on the command line (``"heuristic"``, ``"mcts:50"``).
+
+All of these are also importable from :mod:`shock_rules` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from .._public import publish
+from .base import Bot, RandomBot, play_game
+from .heuristic import HeuristicBot
+from .mcts import MCTSBot
+
+__all__ = ["BOTS", "Bot", "HeuristicBot", "MCTSBot", "RandomBot", "make_bot", "play_game"]
+
+
+#: The bots by name, as the command line knows them: each makes a fresh bot.
+BOTS: Final[dict[str, Callable[[], Bot]]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "mcts": MCTSBot,
+}
+
+
+def make_bot(name: str) -> Bot:
+    """Return a new bot of the registered ``name`` (see :data:`BOTS`).
+
+    Raise :class:`ValueError` naming the known bots for an unknown name.
+    An MCTS bot's iteration budget may follow a colon: ``"mcts:50"``.
+    """
+    base, _, budget = name.strip().lower().partition(":")
+    factory = BOTS.get(base)
+    if factory is None:
+        raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}")
+    if not budget:
+        return factory()
+    if base != "mcts" or not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"invalid bot {name!r}: only mcts takes a budget, as in 'mcts:50'")
+    return MCTSBot(iterations=int(budget))
+
+
+
+publish(__name__, globals(), __all__)
