@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random-playout speed: player decisions per second and games per second.
 
-Drives the public API exactly as a user would (and as ``shared/bench/vs_openspiel.py`` does):
+Drives the public API exactly as a user would (and as ``vs_openspiel.py`` beside it does):
 at a chance node sample from ``chance_outcomes``; at a decision pick uniformly from
 ``legal_actions``; ``apply``. Chance steps are not counted as decisions.
 

@@ -1,0 +1,139 @@
+"""The package's layout (docs/architecture.md): layers import only downwards, nothing imports in
+a circle (imports inside functions count), and the core never imports an optional dependency."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import shock_rules
+
+ROOT = Path(shock_rules.__file__).parent
+
+# The layers of docs/architecture.md, lowest first: a module may import its own layer (without
+# a cycle) and the layers below it.
+LAYERS: list[tuple[str, ...]] = [
+    ("_errors", "_public"),
+    ("_rules",),
+    ("_info", "_notation"),
+    ("_json",),
+    ("record",),
+    ("_documents", "bots"),
+    ("__init__", "cli"),
+]
+RUNTIME_DEPS = {"attrs", "cattrs"}
+OPTIONAL = {"cli": {"rich"}}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        parts = path.relative_to(ROOT.parent).with_suffix("").parts
+        out[".".join(parts).removesuffix(".__init__")] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> tuple[set[str], set[str]]:
+    """Return the package modules and the outside top-level packages ``name`` imports."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    typing_only = {id(x) for n in ast.walk(tree) if isinstance(n, ast.If)
+                   and "TYPE_CHECKING" in ast.dump(n.test) for x in ast.walk(n)}
+    inside: set[str] = set()
+    outside: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [f"{target}.{a.name}" for a in node.names]
+            found = [t for t in (target, *names) if t in MODULES]
+            inside.update(found)
+            if not found:
+                outside.add(target.partition(".")[0])
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                (inside if a.name in MODULES else outside).add(a.name.partition(".")[0])
+    inside.discard(name)
+    # A submodule importing its own package's __init__ is the package's face, not a dependency.
+    inside = {t for t in inside if not name.startswith(t + ".")}
+    return inside, outside
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _layer(name: str) -> int:
+    top = name.split(".")[1] if name != "shock_rules" else "__init__"
+    return next(i for i, group in enumerate(LAYERS) if top in group)
+
+
+def test_every_module_has_a_layer() -> None:
+    for name in MODULES:
+        _layer(name)  # raises StopIteration for a module the architecture page does not place
+
+
+def test_layers_import_only_downwards() -> None:
+    wrong = [(a, b) for a, (inside, _) in GRAPH.items() for b in inside if _layer(b) > _layer(a)]
+    assert not wrong, f"imports from a higher layer: {wrong}"
+
+
+def test_no_import_cycles() -> None:
+    # Depth-first search with colours: an edge to a module on the current path closes a cycle.
+    colour: dict[str, int] = {}
+    path: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        colour[v] = 1
+        path.append(v)
+        for w in sorted(GRAPH[v][0]):
+            if colour.get(w) == 1:
+                cycles.append([*path[path.index(w):], w])
+            elif w not in colour:
+                visit(w)
+        path.pop()
+        colour[v] = 2
+
+    for v in sorted(GRAPH):
+        if v not in colour:
+            visit(v)
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def test_the_core_imports_only_the_standard_library_and_its_dependencies() -> None:
+    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    for name, (_, outside) in GRAPH.items():
+        top = name.split(".")[1] if name != "shock_rules" else "__init__"
+        allowed = stdlib | RUNTIME_DEPS | OPTIONAL.get(top, set())
+        assert outside <= allowed, f"{name} imports {sorted(outside - allowed)}"
+
+
+def test_imports_inside_functions_count() -> None:
+    # The command imports its sub-commands inside main(), to keep rich out of demo and replay.
+    assert "shock_rules.cli.play" in GRAPH["shock_rules.cli"][0]
+    assert "rich" in GRAPH["shock_rules.cli.simulate"][1]
+
+
+def test_the_cycle_check_sees_a_cycle() -> None:
+    saved = dict(GRAPH)
+    try:
+        GRAPH.clear()
+        GRAPH.update({"a": ({"b"}, set()), "b": ({"a"}, set())})
+        try:
+            test_no_import_cycles()
+        except AssertionError as exc:
+            assert "['a', 'b', 'a']" in str(exc)
+        else:
+            raise AssertionError("a cycle went unnoticed")
+    finally:
+        GRAPH.clear()
+        GRAPH.update(saved)
