@@ -30,7 +30,7 @@ from .._rules.cards import CARDS, Card, Suit, cards_of
 from .._rules.config import GameConfig, tables_for
 from .._rules.edition import ChestCard
 from .._rules.engine import legal_actions
-from .._rules.events import CardDealt, CardPlayed, Event
+from .._rules.events import CardDealt, CardPlayed, Event, HiddenCardDealt, HiddenCardPlayed
 from .._rules.state import CHANCE_PHASES, Phase, PoisonCard, State, Status, _lead_seat
 
 __all__ = [
@@ -42,28 +42,6 @@ __all__ = [
     "spectator_view",
     "view",
 ]
-
-
-# -- public forms of events that carry a secret ---------------------------------------------
-
-
-@attrs.frozen
-class HiddenCardDealt(Event):
-    """A number card was dealt to ``seat``; which card is that seat's secret (K34)."""
-
-    #: The seat that received the card.
-    seat: int
-
-
-@attrs.frozen
-class HiddenCardPlayed(Event):
-    """``seat`` played a card face down with ``gems`` on it; which card is that seat's secret
-    (K10, K34)."""
-
-    #: The seat that played the card.
-    seat: int
-    #: The gems placed on the card (1, or 2 with 3 players).
-    gems: int
 
 
 # -- the parts of a view ----------------------------------------------------------------------

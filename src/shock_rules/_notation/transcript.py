@@ -19,6 +19,8 @@ from .._rules.events import (
     GameEnded,
     GemsBanked,
     GemsGained,
+    HiddenCardDealt,
+    HiddenCardPlayed,
     LeaderChosen,
     PoisonCovered,
     PoisonTaken,
@@ -54,6 +56,10 @@ def describe_event(event: Event) -> str:
         case RoundStarted(rnd, leader):
             who = f"seat {leader} will lead" if leader >= 0 else "the first leader will be drawn"
             return f"round {rnd} begins; {who}"
+        case HiddenCardDealt(seat):
+            return f"seat {seat} is dealt a card"
+        case HiddenCardPlayed(seat, gems):
+            return f"seat {seat} plays a card face down ({_gems(gems)} on it)"
         case CardPlayed(seat, card, face_up, gems):
             if face_up:
                 return f"seat {seat} plays {card}" + (f" ({_gems(gems)} on it)" if gems else "")

@@ -27,6 +27,8 @@ __all__ = [
     "GameEnded",
     "GemsBanked",
     "GemsGained",
+    "HiddenCardDealt",
+    "HiddenCardPlayed",
     "LeaderChosen",
     "PoisonCovered",
     "PoisonTaken",
@@ -206,6 +208,29 @@ class GameEnded(Event):
 
     scores: tuple[int, ...]
     winners: frozenset[int]
+
+
+# -- public forms of events that carry a secret ---------------------------------------------
+# What a view shows instead of CardDealt and of another seat's face-down CardPlayed.
+
+
+@attrs.frozen
+class HiddenCardDealt(Event):
+    """A number card was dealt to ``seat``; which card is that seat's secret (K34)."""
+
+    #: The seat that received the card.
+    seat: int
+
+
+@attrs.frozen
+class HiddenCardPlayed(Event):
+    """``seat`` played a card face down with ``gems`` on it; which card is that seat's secret
+    (K10, K34)."""
+
+    #: The seat that played the card.
+    seat: int
+    #: The gems placed on the card (1, or 2 with 3 players).
+    gems: int
 
 
 # -- shared events ---------------------------------------------------------------------------

@@ -1,0 +1,104 @@
+"""The scripts of examples/ run and do what their comment blocks say."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+
+import shock_rules as sr
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+CARD = re.compile(r"\b(?:1[01]|[1-9])[HSDC]\b")
+
+
+def _run(name: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, str(EXAMPLES / name), *args], capture_output=True,
+                          text=True, timeout=120, check=True)
+    assert done.stderr == ""
+    return done.stdout
+
+
+def _load(name: str) -> ModuleType:
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        return __import__(name)
+    finally:
+        sys.path.remove(str(EXAMPLES))
+
+
+def test_every_example_has_a_comment_block_and_a_test() -> None:
+    source = Path(__file__).read_text()
+    for path in EXAMPLES.glob("*.py"):
+        assert path.read_text().startswith('"""'), path.name
+        assert path.name in source, f"{path.name} is run by no test"
+
+
+def test_quickstart_prints_a_whole_game() -> None:
+    out = _run("quickstart.py", "5").splitlines()
+    assert "round 1 begins" in out[0] and any("round 5 ends" in line for line in out)
+    # The last line names the winners of the scores it prints, as the engine counts them.
+    scores = [int(x) for x in re.findall(r"\d+", out[-1].split(";")[0])]
+    best = max(scores)
+    assert out[-1].endswith(", ".join(f"seat {i}" for i, s in enumerate(scores) if s == best))
+    assert _run("quickstart.py", "5").splitlines() == out  # the same seed, the same game
+
+
+def test_custom_edition_plays_with_the_house_data() -> None:
+    out = _run("custom_edition.py")
+    assert "edition 'house-greedy': poison types snake, scorpion, toad" in out
+    assert "replays to scores" in out and out.rstrip().endswith(": same")
+    house = sr.Edition.load(EXAMPLES / "custom_edition.toml")
+    assert house != sr.Edition.default() and house.poison_types == ("snake", "scorpion", "toad")
+
+
+def test_odds_explains_a_real_position() -> None:
+    out = _run("odds.py")
+    got = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
+    assert got["cards left in the chest deck"] == "23"
+    assert got["chance it shocks seat 0"].startswith("2/23 ")   # one jellyfish: 2 of 23 cards
+    assert got["chance the next card is a poison card"].startswith("6/23 ")
+    gain = Fraction(got["expected change of its gems on the bag if it reveals"].split()[0])
+    assert gain > 0 and out.rstrip().endswith("seat 0 should reveal")
+
+
+def test_chat_table_tells_each_player_only_what_it_may_know() -> None:
+    chat = _load("chat_table")
+    names = ["Ann", "Bob", "Cy", "Di"]
+    table = chat.ChatTable(names, seed=11)
+    rng = __import__("random").Random(11)
+    bots = [sr.HeuristicBot() for _ in names]
+    table.say("Bob", "play 99X")
+    assert table.outbox[-1][0] == "Bob" and "invalid card '99X'" in table.outbox[-1][1]
+    before = table.state
+    table.say("Cy", "stop")
+    assert table.state is before and table.outbox[-1][0] == "Cy"
+    sent = 0
+    while not sr.is_terminal(table.state):
+        seat = table.state.actor
+        table.say(names[seat], str(bots[seat].choose(sr.view(table.state, seat), rng)))
+        state = table.state
+        for recipient, text in table.outbox[sent:]:
+            # Cards another player holds, or played face down, or still in the deck, are
+            # secrets: no message may name one (the public channel keeps every seat's secrets).
+            viewer = None if recipient is None else names.index(recipient)
+            secret = state.pool_mask
+            for other in range(len(names)):
+                if other != viewer:
+                    secret |= state.hand_masks[other] | state.face_down_masks[other]
+            named = {sr.parse_card(c).index for c in CARD.findall(text)}
+            assert not [i for i in named if secret >> i & 1], (recipient, text)
+        sent = len(table.outbox)
+    last = table.outbox[-1]
+    assert last[0] is None and last[1].startswith("the game is over")
+    assert any(names[max(sr.winners(state))] in text for _, text in table.outbox[-1:])
+
+
+def test_chat_table_script_runs() -> None:
+    out = _run("chat_table.py", "3").splitlines()
+    assert out[-1].startswith("[table] the game is over")
+    assert any(line.startswith("[Bob] not done: invalid action 'play 99X'") for line in out)
+    assert any(line.startswith("[Cy] not done:") and "must act" in line for line in out)
