@@ -373,7 +373,8 @@ def test_view_rejects_a_seat_that_does_not_exist() -> None:
 
 
 def test_describe_event_tells_hidden_events_without_their_secret() -> None:
-    assert sr.describe_event(sr.HiddenCardDealt(2)) == "seat 2 is dealt a card"
-    assert sr.describe_event(sr.HiddenCardPlayed(1, 2)) == \
-        "seat 1 plays a card face down (2 gems on it)"
-    assert sr.HiddenCardDealt.__module__ == "shock_rules"
+    from shock_rules import describe_event
+
+    assert describe_event(HiddenCardDealt(2)) == "seat 2 is dealt a card"
+    assert describe_event(HiddenCardPlayed(1, 2)) == "seat 1 plays a card face down (2 gems on it)"
+    assert HiddenCardDealt.__module__ == "shock_rules"
