@@ -10,8 +10,19 @@ Tests cite clauses with ``@pytest.mark.rule("TRICK-4")`` on a test function or c
 ``pytestmark`` assignment in a module or class body. Both sides are read statically (regular
 expressions for the Markdown, :mod:`ast` for the tests), so nothing is imported or run.
 
+The project's rulings (``K1``, ``K2``...) are stated on one page, ``docs/rules/rulings.md``,
+each with a MyST label and a heading of its own::
+
+    (K7)=
+    ### K7 — Play order
+
+A ruling ID has no hyphen, so a ruling is never taken for a clause. Docs and docstrings cite
+rulings by ID in plain text (``K16``, ``K30-K33``); :func:`ruling_citations` finds them and
+:func:`split_rulings` cuts a text at them, so that the docs can link each to its ruling.
+
 This module is imported by ``tests/test_traceability.py`` and by the Sphinx extension
-``docs/_ext/traceability.py``, which renders the clause-to-test table of the docs.
+``docs/_ext/traceability.py``, which renders the clause-to-test table of the docs and links
+ruling citations to the rulings page.
 """
 
 from __future__ import annotations
@@ -27,12 +38,17 @@ __all__ = [
     "Citation",
     "Clause",
     "Report",
+    "Ruling",
     "citations_from_source",
     "clauses_from_markdown",
     "page_order",
     "read_citations",
     "read_clauses",
     "report",
+    "ruling_citations",
+    "rulings_cited_by_clauses",
+    "rulings_from_markdown",
+    "split_rulings",
 ]
 
 CLAUSE_ID: Final = r"[A-Z][A-Z0-9]*-[1-9][0-9]*"
@@ -41,6 +57,24 @@ _HEADING_RE: Final = re.compile(rf"^#{{1,6}}\s+({CLAUSE_ID})\s+[-–—]\s+(\S.*
 # A line that looks like a clause heading or label, to catch malformed ones.
 _LOOSE_RE: Final = re.compile(rf"^(?:#{{1,6}}\s+|\()({CLAUSE_ID})\b")
 _FENCE_RE: Final = re.compile(r"^\s*(`{3,}|~{3,})")
+_ANY_HEADING_RE: Final = re.compile(r"^#{1,6}\s")
+
+RULING_ID: Final = r"K[1-9][0-9]*"
+_RULING_LABEL_RE: Final = re.compile(rf"^\(({RULING_ID})\)=\s*$")
+_RULING_HEADING_RE: Final = re.compile(rf"^#{{1,6}}\s+({RULING_ID})\s+[-–—]\s+(\S.*?)\s*$")
+# A line that looks like a ruling heading or label. Unlike a clause ID, ``(K6)`` may well open a
+# wrapped line of prose, so only a parenthesis followed by ``=`` counts as a label.
+_RULING_LOOSE_RE: Final = re.compile(
+    rf"^(?:#{{1,6}}\s+({RULING_ID})\b|\(\s*({RULING_ID})\s*\)\s*=)"
+)
+# A ruling cited in running text: ``K16``, or a range ``K30-K33`` / ``K19–K23``. Letters,
+# digits and underscores around it make it part of another word (``OK1``, ``K7a``).
+_RULING_TOKEN_RE: Final = re.compile(r"(?<![\w])K([1-9][0-9]*)(?![\w])")
+_RULING_RANGE_RE: Final = re.compile(
+    r"(?<![\w])K([1-9][0-9]*)(?:\s*[-–]\s*K([1-9][0-9]*))?(?![\w])"
+)
+# A reference to a clause in MyST: {ref}`TRICK-4` or {ref}`the winner <TRICK-4>`.
+_CLAUSE_REF_RE: Final = re.compile(rf"\{{ref\}}`(?:[^`<]*<)?({CLAUSE_ID})>?`")
 
 
 @dataclass(frozen=True)
@@ -67,20 +101,9 @@ class Citation:
     line: int
 
 
-def clauses_from_markdown(text: str, path: str) -> tuple[list[Clause], list[str]]:
-    """Return the clauses a Markdown page defines and the problems found in their form.
-
-    A clause heading must come right after its label (blank lines aside) and name the same ID;
-    a label must be followed by its heading. Text inside fenced code blocks is ignored.
-    """
-    clauses: list[Clause] = []
-    problems: list[str] = []
-    label: tuple[str, int] | None = None
+def _unfenced(text: str) -> Iterator[tuple[int, str]]:
+    """Yield the numbered lines of a Markdown text that lie outside fenced code blocks."""
     fence: str | None = None
-
-    def unfollowed(cid: str, line: int) -> str:
-        return f"{path}:{line}: label ({cid})= is not followed by its heading"
-
     for number, line in enumerate(text.splitlines(), 1):
         fence_match = _FENCE_RE.match(line)
         if fence is not None:
@@ -91,6 +114,23 @@ def clauses_from_markdown(text: str, path: str) -> tuple[list[Clause], list[str]
         if fence_match:
             fence = fence_match.group(1)
             continue
+        yield number, line
+
+
+def clauses_from_markdown(text: str, path: str) -> tuple[list[Clause], list[str]]:
+    """Return the clauses a Markdown page defines and the problems found in their form.
+
+    A clause heading must come right after its label (blank lines aside) and name the same ID;
+    a label must be followed by its heading. Text inside fenced code blocks is ignored.
+    """
+    clauses: list[Clause] = []
+    problems: list[str] = []
+    label: tuple[str, int] | None = None
+
+    def unfollowed(cid: str, line: int) -> str:
+        return f"{path}:{line}: label ({cid})= is not followed by its heading"
+
+    for number, line in _unfenced(text):
         if not line.strip():
             continue
         label_match = _LABEL_RE.match(line)
@@ -272,3 +312,129 @@ def report(rules_dir: Path, tests_dir: Path, root: Path) -> Report:
         unknown=tuple(unknown),
         problems=tuple(clause_problems + citation_problems),
     )
+
+
+# -- rulings ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A ruling on the rulings page: its ID, its title, where it is defined and the clauses its
+    section refers to (in order of first mention)."""
+
+    id: str
+    title: str
+    line: int
+    clauses: tuple[str, ...]
+
+
+def rulings_from_markdown(text: str, path: str) -> tuple[list[Ruling], list[str]]:
+    """Return the rulings a Markdown page defines and the problems found in their form.
+
+    As for clauses, a ruling heading must come right after its label and name the same ID; a
+    ruling's section runs to the next heading of any level. Duplicate IDs are problems too.
+    """
+    rulings: list[Ruling] = []
+    problems: list[str] = []
+    label: tuple[str, int] | None = None
+    current: tuple[str, str, int] | None = None
+    refs: list[str] = []
+
+    def close() -> None:
+        if current is not None:
+            rulings.append(Ruling(*current, clauses=tuple(dict.fromkeys(refs))))
+
+    def unfollowed(rid: str, line: int) -> str:
+        return f"{path}:{line}: label ({rid})= is not followed by its heading"
+
+    for number, line in _unfenced(text):
+        if not line.strip():
+            continue
+        label_match = _RULING_LABEL_RE.match(line)
+        heading_match = _RULING_HEADING_RE.match(line)
+        if label is not None and not heading_match:
+            problems.append(unfollowed(*label))
+            label = None
+        if label_match:
+            label = (label_match.group(1), number)
+        elif heading_match:
+            rid = heading_match.group(1)
+            where = f"{path}:{number}: heading of {rid}"
+            if label is None:
+                problems.append(f"{where} has no ({rid})= label above it")
+            elif label[0] != rid:
+                problems.append(f"{where} follows the label of {label[0]}")
+            label = None
+            close()
+            current, refs = (rid, heading_match.group(2), number), []
+        elif _RULING_LOOSE_RE.match(line):
+            problems.append(f"{path}:{number}: malformed ruling heading or label: {line.strip()!r}")
+        elif _ANY_HEADING_RE.match(line):
+            close()
+            current = None
+        elif current is not None:
+            refs += _CLAUSE_REF_RE.findall(line)
+    if label is not None:
+        problems.append(unfollowed(*label))
+    close()
+    first: dict[str, Ruling] = {}
+    for r in rulings:
+        if r.id in first:
+            problems.append(
+                f"{path}:{r.line}: {r.id} is defined twice (first on line {first[r.id].line})"
+            )
+        first.setdefault(r.id, r)
+    return rulings, problems
+
+
+def ruling_citations(text: str) -> list[tuple[int, int]]:
+    """Return the rulings a text cites, as ``(ruling number, line)`` pairs in order.
+
+    A range ``K30-K33`` (hyphen or en dash) cites every ruling from its first to its last.
+    """
+    out: list[tuple[int, int]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for match in _RULING_RANGE_RE.finditer(line):
+            low = int(match.group(1))
+            high = int(match.group(2) or low)
+            out += ((n, number) for n in range(low, max(low, high) + 1))
+    return out
+
+
+def split_rulings(text: str) -> list[str | int]:
+    """Return ``text`` cut at its ruling citations: the plain-text pieces as strings and each
+    citation as its ruling number (``"see K16."`` gives ``["see ", 16, "."]``).
+
+    Empty pieces are left out; joining the pieces back (``f"K{n}"`` for a number) gives
+    ``text``. A range is two citations with its dash as text between them.
+    """
+    out: list[str | int] = []
+    start = 0
+    for match in _RULING_TOKEN_RE.finditer(text):
+        if match.start() > start:
+            out.append(text[start:match.start()])
+        out.append(int(match.group(1)))
+        start = match.end()
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
+def rulings_cited_by_clauses(text: str) -> dict[str, set[int]]:
+    """Return, for each clause a rules page defines, the rulings its section cites.
+
+    A clause's section runs from its heading to the next heading of any level (so worked
+    examples after the clauses are not part of the last clause).
+    """
+    out: dict[str, set[int]] = {}
+    current: str | None = None
+    for _, line in _unfenced(text):
+        heading = _HEADING_RE.match(line)
+        if heading:
+            current = heading.group(1)
+            out.setdefault(current, set())
+        elif _ANY_HEADING_RE.match(line):
+            current = None
+        elif current is not None:
+            out[current].update(n for n, _ in ruling_citations(line))
+    return out

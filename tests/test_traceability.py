@@ -1,4 +1,5 @@
-"""Every clause of the rules specification is cited by a test, and every citation is a clause.
+"""Every clause of the rules specification is cited by a test, and every citation is a clause;
+every ruling cited in the docs and the source is stated on the rulings page.
 
 The clauses are read from ``docs/rules/*.md`` and the ``@pytest.mark.rule`` markers from
 ``tests/**/*.py`` by ``tests/_traceability.py``, the parser the docs' traceability table uses.
@@ -11,10 +12,15 @@ from pathlib import Path
 
 from _traceability import (
     Citation,
+    Ruling,
     citations_from_source,
     clauses_from_markdown,
     page_order,
     report,
+    ruling_citations,
+    rulings_cited_by_clauses,
+    rulings_from_markdown,
+    split_rulings,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,3 +168,142 @@ def test_pages_are_read_in_the_order_of_the_toctree(tmp_path: Path) -> None:
     toctree = "```{toctree}\n:maxdepth: 2\n\nc\nmissing\na.md\n```\n"
     (tmp_path / "index.md").write_text("# Rules\n\n" + toctree)
     assert [p.name for p in page_order(tmp_path)] == ["c.md", "a.md", "b.md", "index.md"]
+
+
+# -- rulings ----------------------------------------------------------------------------------
+
+RULINGS_PAGE = RULES / "rulings.md"
+RULING_IDS = [f"K{i}" for i in range(1, 36)]
+
+
+def _rulings() -> list[Ruling]:
+    rulings, problems = rulings_from_markdown(
+        RULINGS_PAGE.read_text(encoding="utf-8"), RULINGS_PAGE.name
+    )
+    assert not problems, "\n".join(problems)
+    return rulings
+
+
+def test_the_rulings_page_states_k1_to_k35_once_each_in_order() -> None:
+    assert [r.id for r in _rulings()] == RULING_IDS
+
+
+def test_rulings_are_not_taken_for_clauses() -> None:
+    clauses, problems = clauses_from_markdown(
+        RULINGS_PAGE.read_text(encoding="utf-8"), RULINGS_PAGE.name
+    )
+    assert (clauses, problems) == ([], [])
+    assert not [c.id for c in report(RULES, TESTS, ROOT).clauses if c.id.startswith("K")]
+
+
+def test_every_cited_ruling_is_on_the_rulings_page() -> None:
+    defined = {int(r.id[1:]) for r in _rulings()}
+    sources = [
+        *sorted((ROOT / "src").rglob("*.py")), *sorted((ROOT / "src").rglob("*.toml")),
+        *sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md",
+    ]
+    bad = [
+        f"{path.relative_to(ROOT)}:{line}: K{n}"
+        for path in sources
+        for n, line in ruling_citations(path.read_text(encoding="utf-8"))
+        if n not in defined
+    ]
+    assert not bad, "rulings cited but not on docs/rules/rulings.md:\n" + "\n".join(bad)
+
+
+def test_each_ruling_lists_the_clauses_that_cite_it_and_only_existing_ones() -> None:
+    rulings = {r.id: r for r in _rulings()}
+    clause_ids = {c.id for c in report(RULES, TESTS, ROOT).clauses}
+    unlisted = []
+    for page in sorted(RULES.glob("*.md")):
+        for clause, cited in rulings_cited_by_clauses(page.read_text(encoding="utf-8")).items():
+            unlisted += [f"K{n} does not list {clause}" for n in sorted(cited)
+                         if f"K{n}" in rulings and clause not in rulings[f"K{n}"].clauses]
+    assert not unlisted, "\n".join(unlisted)
+    unknown = [f"{r.id} lists {c}" for r in rulings.values() for c in r.clauses
+               if c not in clause_ids]
+    assert not unknown, "rulings list clauses that do not exist:\n" + "\n".join(unknown)
+    assert all(r.clauses for r in rulings.values())
+
+
+def test_ruling_headings_need_their_label() -> None:
+    page = textwrap.dedent("""\
+        # Rulings
+
+        (K1)=
+        ### K1 — First
+
+        Text citing {ref}`TRICK-1 <TRICK-1>` and {ref}`SETUP-2`, and again {ref}`TRICK-1`.
+
+        ### K2 — No label
+
+        (K3)=
+        ### K4 — Mismatch
+
+        ## A plain section
+
+        {ref}`CHEST-1 <CHEST-1>` belongs to no ruling.
+
+        ```
+        ### K5 — inside a code fence: not a ruling
+        ```
+        (K6)=
+        Some text.
+
+        ## K7: malformed
+        (K8) = is a malformed label, but (K8) opening a line of prose is not
+        (K8) opens this line of prose.
+
+        (K1)=
+        ### K1 — Again
+        """)
+    rulings, problems = rulings_from_markdown(page, "r.md")
+    assert rulings == [
+        Ruling("K1", "First", 4, ("TRICK-1", "SETUP-2")),
+        Ruling("K2", "No label", 8, ()),
+        Ruling("K4", "Mismatch", 11, ()),
+        Ruling("K1", "Again", 28, ()),
+    ]
+    assert problems == [
+        "r.md:8: heading of K2 has no (K2)= label above it",
+        "r.md:11: heading of K4 follows the label of K3",
+        "r.md:20: label (K6)= is not followed by its heading",
+        "r.md:23: malformed ruling heading or label: '## K7: malformed'",
+        "r.md:24: malformed ruling heading or label: "
+        "'(K8) = is a malformed label, but (K8) opening a line of prose is not'",
+        "r.md:28: K1 is defined twice (first on line 4)",
+    ]
+
+
+def test_ruling_citations_are_found_with_their_ranges() -> None:
+    text = "K16 and (K5).\nRulings K30-K33, K19–K23; not OK1, K7a, K0 or ``K_1``.\nK2,K3"
+    assert ruling_citations(text) == [
+        (16, 1), (5, 1), (30, 2), (31, 2), (32, 2), (33, 2),
+        (19, 2), (20, 2), (21, 2), (22, 2), (23, 2), (2, 3), (3, 3),
+    ]
+
+
+def test_split_rulings_cuts_text_at_each_citation() -> None:
+    assert split_rulings("see K16.") == ["see ", 16, "."]
+    assert split_rulings("K30-K33") == [30, "-", 33]
+    assert split_rulings("OK1 and K7a stay text") == ["OK1 and K7a stay text"]
+    assert split_rulings("") == []
+
+
+def test_rulings_cited_by_clauses_reads_each_clause_section() -> None:
+    page = textwrap.dedent("""\
+        (A-1)=
+        ### A-1 — One
+
+        **Source:** rulings K3 and K30-K32.
+
+        (A-2)=
+        ### A-2 — Two
+
+        No ruling.
+
+        ## Worked example
+
+        K9 is not part of A-2.
+        """)
+    assert rulings_cited_by_clauses(page) == {"A-1": {3, 30, 31, 32}, "A-2": set()}

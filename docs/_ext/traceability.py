@@ -5,6 +5,12 @@ the clauses of ``docs/rules/*.md`` and the rule markers of ``tests/**/*.py`` wit
 test suite uses (``tests/_traceability.py``) and renders one row per clause: a link to the
 clause and the tests that cite it. Clauses without a test are shown, not hidden; the test suite
 (``tests/test_traceability.py``) is what fails on them.
+
+It also links every ruling cited in running text (``K16``, each end of ``K30-K33``) to that
+ruling's anchor on the rulings page (``docs/rules/rulings.md``, labels ``(K16)=``): on the
+Markdown pages and in the docstrings autodoc renders alike. Code, literals, headings and text
+that is already a link are left alone. A citation of a ruling the page does not define is an
+undefined reference, so the ``-W`` build fails on it.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from typing import Any
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxDirective
 
 _TESTS = Path(__file__).resolve().parents[2] / "tests"
@@ -33,6 +40,52 @@ def _clause_ref(clause_id: str, docname: str) -> nodes.Node:
     )
     ref += nodes.inline(clause_id, clause_id)
     return ref
+
+
+# Text under these nodes is not linked: code and literals (a ``K1`` in backquotes is meant
+# verbatim), headings (a ruling's own title), links, targets and signatures.
+_NO_LINKS = (
+    nodes.FixedTextElement, nodes.literal, nodes.raw, nodes.math, nodes.reference,
+    nodes.target, nodes.title, nodes.subtitle, nodes.Invisible, nodes.system_message,
+    addnodes.pending_xref, addnodes.desc_signature, addnodes.toctree,
+)
+
+
+def _linkable(text: nodes.Text) -> bool:
+    node: nodes.Node | None = text.parent
+    while node is not None:
+        if isinstance(node, _NO_LINKS):
+            return False
+        node = node.parent
+    return True
+
+
+class RulingLinks(SphinxTransform):
+    """Turn each ruling cited in plain text (``K7``) into a reference to its label ``k7``."""
+
+    # After the parsers and autodoc have built the doctree, before references are resolved.
+    default_priority = 500
+
+    def apply(self, **kwargs: Any) -> None:
+        """Replace each text node that cites rulings by its pieces and the references."""
+        for text in list(self.document.findall(nodes.Text)):
+            pieces = _traceability.split_rulings(text.astext())
+            if all(isinstance(p, str) for p in pieces) or not _linkable(text):
+                continue
+            new: list[nodes.Node] = []
+            for piece in pieces:
+                if isinstance(piece, str):
+                    new.append(nodes.Text(piece))
+                    continue
+                rid = f"K{piece}"
+                ref = addnodes.pending_xref(
+                    "", refdomain="std", reftype="ref", reftarget=rid.lower(),
+                    refexplicit=True, refwarn=True, refdoc=self.env.docname,
+                )
+                ref += nodes.inline(rid, rid)
+                new.append(ref)
+            assert text.parent is not None
+            text.parent.replace(text, new)
 
 
 def _row(cells: list[list[nodes.Node]]) -> nodes.row:
@@ -106,8 +159,9 @@ class TraceabilityTable(SphinxDirective):
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the directive and its settings."""
+    """Register the directive, its settings and the links of ruling citations."""
     app.add_config_value("traceability_rules_dir", "rules", "env")
     app.add_config_value("traceability_tests_dir", "tests", "env")
     app.add_directive("traceability-table", TraceabilityTable)
+    app.add_transform(RulingLinks)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
