@@ -11,7 +11,7 @@ import pytest
 
 import shock_rules as sr
 from shock_rules.cli import main
-from shock_rules.cli.play import parse_choice
+from shock_rules.cli.play import WITHDRAW, menu, parse_choice
 from shock_rules.record import parse_record, replay
 
 A = sr.Action.parse
@@ -41,7 +41,7 @@ def test_play_a_whole_game_by_numbers_and_save_the_record(
     _stdin(monkeypatch, "1\n" * 400)
     record = tmp_path / "game.txt"
     code = main(["play", "--players", "3", "--seed", "4", "--bots", "heuristic,random",
-                 "--save", str(record)])
+                 "--save", str(record), "--fast"])
     out = capsys.readouterr().out
     assert code == 0
     assert "final scores" in out and "your hand:" in out and "== Round 5" in out
@@ -55,13 +55,14 @@ def test_play_a_whole_game_by_numbers_and_save_the_record(
 def test_play_rejects_bad_input_and_asks_again_then_leaves_at_end_of_input(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     _stdin(monkeypatch, "\nfoo\n99\nplay 11H\n")
-    code = main(["play", "--seed", "1", "--bots", "random"])
+    code = main(["play", "--seed", "1", "--bots", "random", "--fast"])
     out = capsys.readouterr().out
     assert code == 0
     assert "type the number of an action" in out
     assert "cannot read 'foo'" in out
     assert "there is no action 99" in out
-    assert "'play 11H' is not legal now" in out
+    # A refused action is answered with the engine's own reason.
+    assert "'play 11H' is illegal: seat 0 does not hold 11H" in out
     assert out.count("your action [") == 5  # four refused answers, then end of input
     assert "you left: the game is abandoned" in out
     assert "Traceback" not in out
@@ -72,7 +73,7 @@ def test_play_ctrl_c_leaves_with_status_130(
         tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "stdin", _Interrupting())
     record = tmp_path / "partial.txt"
-    code = main(["play", "--seed", "2", "--save", str(record)])
+    code = main(["play", "--seed", "2", "--save", str(record), "--fast"])
     out = capsys.readouterr().out
     assert code == 130
     assert "interrupted: the game is abandoned" in out
@@ -99,7 +100,7 @@ def test_play_shows_chest_odds_before_a_reveal_decision_and_quits(
     out_file = io.StringIO()
     monkeypatch.setattr(sys, "stdout", out_file)
     monkeypatch.setattr(sys, "stdin", _UntilReveal(out_file))
-    assert main(["play", "--seed", "7", "--players", "3"]) == 0
+    assert main(["play", "--seed", "7", "--players", "3", "--fast"]) == 0
     out = out_file.getvalue()
     choice = out.index("1. reveal")
     assert "chest odds: next card shocks you" in out[:choice]
@@ -108,14 +109,24 @@ def test_play_shows_chest_odds_before_a_reveal_decision_and_quits(
 
 def test_parse_choice() -> None:
     acts = (A("play 7H"), A("play 9H"), A("withdraw 7H"), A("withdraw 9H"))
+    # The withdrawals are one menu entry, after the other actions.
+    assert menu(acts) == [A("play 7H"), A("play 9H"), WITHDRAW]
     assert parse_choice("2", acts) == A("play 9H")
+    assert parse_choice("3", acts) == WITHDRAW
+    assert parse_choice("w", acts) == parse_choice("Withdraw", acts) == WITHDRAW
     assert parse_choice(" play 7H ", acts) == A("play 7H")
     assert parse_choice("9h", acts) == A("play 9H")  # a bare card plays it face up
     assert parse_choice("withdraw 9H", acts) == A("withdraw 9H")
-    for bad, message in (("0", "no action 0"), ("5", "no action 5"), ("2S", "not playable"),
-                         ("hello", "cannot read"), ("stop", "not legal now")):
+    for bad, message in (("0", "no action 0"), ("4", "no action 4"), ("2S", "not legal now"),
+                         ("hello", "cannot read"), ("stop", "not legal now"),
+                         ("leader \u00b2", "cannot read"), ("\u0662", "cannot read")):
         with pytest.raises(ValueError, match=message):
             parse_choice(bad, acts)
+    with pytest.raises(ValueError, match="you cannot withdraw now"):
+        parse_choice("w", acts[:2])
+    # With the engine's reason at hand, a refused action is explained in its words.
+    with pytest.raises(ValueError, match=r"^because: play 2S$"):
+        parse_choice("2S", acts, lambda a: f"because: {a}")
 
 
 # -- simulate -----------------------------------------------------------------------------------
@@ -165,7 +176,7 @@ def test_simulate_results_match_the_games_they_describe(tmp_path: Path) -> None:
 def _record_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     record = tmp_path / "game.txt"
     _stdin(monkeypatch, "1\n" * 400)
-    assert main(["play", "--players", "3", "--seed", "8", "--save", str(record)]) == 0
+    assert main(["play", "--players", "3", "--seed", "8", "--save", str(record), "--fast"]) == 0
     return record
 
 
@@ -178,12 +189,12 @@ def test_replay_prints_the_transcript(
     out = capsys.readouterr().out
     end = replay(parse_record(record.read_text()))[-1]
     assert f"Final scores: {list(end.in_bag)}" in out
-    assert "== Round 5" in out and "seat 0 is you" in out
+    assert "== Round 5" in out and "players: seat 0: you, seat 1: heuristic" in out
     # The JSON form of the same record replays the same.
     doc = tmp_path / "game.json"
     doc.write_text(sr.to_json(parse_record(record.read_text())))
     assert main(["replay", str(doc)]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == f"Final scores: {list(end.in_bag)}"
+    assert capsys.readouterr().out.splitlines()[-2] == f"Final scores: {list(end.in_bag)}"
 
 
 def test_replay_step_waits_for_enter_between_tricks(
@@ -195,7 +206,7 @@ def test_replay_step_waits_for_enter_between_tricks(
     assert main(["replay", "--step", str(record)]) == 0
     out = capsys.readouterr().out
     assert out.count("-- press Enter for trick") == 3
-    assert "-- press Enter for trick 1 of round 1 --" in out
+    assert "-- press Enter for trick 1 of round 1, or q to stop --" in out
     assert "Final scores" in out
 
 
@@ -212,7 +223,8 @@ def test_replay_of_an_illegal_record_names_the_line(
     assert main(["replay", str(record)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert err.startswith(f"shock-rules: error: {record}: line {n + 1}: 'play 11H' is illegal")
+    assert err.startswith(f"shock-rules replay: error: {record}: line {n + 1}: 'play 11H' is "
+                          "illegal")
 
 
 def test_replay_of_a_malformed_or_missing_record(
@@ -242,7 +254,9 @@ def test_replay_of_a_malformed_or_missing_record(
     (["simulate", "--jobs", "x"], "--jobs must be a positive integer"),
     (["simulate", "--variant", "fancy"], "unknown variant 'fancy'"),
     (["simulate", "--players", "3", "--bots", "random,random,random,random"], "4 bots for 3"),
-    (["simulate", "--bots", "mcts:0"], "only mcts takes a budget"),
+    (["simulate", "--bots", "mcts:0"], "the budget of mcts (its iterations per decision) must "
+                                       "be a positive integer"),
+    (["simulate", "--bots", "random:5"], "only mcts takes a budget"),
     (["replay"], "the following arguments are required: RECORD"),
     (["fly"], "invalid choice: 'fly'"),
 ])
@@ -283,12 +297,12 @@ def test_play_asks_before_replacing_a_file_when_saving_at_the_end(
     # give a new name.
     answers = "1\n" * 400
     _stdin(monkeypatch, answers)
-    main(["play", "--players", "3", "--seed", "4", "--bots", "random"])
+    main(["play", "--players", "3", "--seed", "4", "--bots", "random", "--fast"])
     out = capsys.readouterr().out
     turns = out.count("your action [")
     assert turns  # the game asked for decisions, then for a file name (answered "1")
     _stdin(monkeypatch, "1\n" * turns + f"{kept}\nn\n{fresh}\n")
-    code = main(["play", "--players", "3", "--seed", "4", "--bots", "random"])
+    code = main(["play", "--players", "3", "--seed", "4", "--bots", "random", "--fast"])
     out = capsys.readouterr().out
     assert code == 0
     assert kept.read_text() == "precious"
