@@ -23,6 +23,7 @@ from .._rules.config import Variant
 from ..bots import BOTS, make_bot
 
 __all__ = [
+    "PATH_LIMIT",
     "PROG",
     "QUOTE_LIMIT",
     "Parser",
@@ -31,6 +32,7 @@ __all__ = [
     "clip_message",
     "common_args",
     "jobs_default",
+    "path_text",
     "players_arg",
     "plural",
     "positive_arg",
@@ -47,15 +49,14 @@ __all__ = [
 PROG: Final = "shock-rules"
 #: At most this many characters of a user's input are quoted in an error.
 QUOTE_LIMIT: Final = 80
-#: No error line is longer than this, whatever the messages it is made of.
+#: A file name in an error is shown whole up to this many characters.
+PATH_LIMIT: Final = 200
+#: No message of the package or of argparse is shown longer than this in an error.
 _LINE_LIMIT: Final = 400
 _ELLIPSIS: Final = "\u2026"
 
-# A quoted span as repr() writes one ('...' or "..." with backslash escapes), or else a run
-# of characters without a space that is longer than the quote limit. One pattern, so that a
-# span once shortened is not cut again as part of a long run.
-_QUOTED_OR_LONG: Final = re.compile(
-    r"""(?P<q>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|\S{""" + str(QUOTE_LIMIT + 1) + ",}")
+# A run of characters without a space that is longer than the quote limit.
+_LONG_RUN: Final = re.compile(r"\S{" + str(QUOTE_LIMIT + 1) + ",}")
 
 
 def version_text() -> str:
@@ -81,35 +82,79 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     return shown[0] + inner[:limit - 1] + _ELLIPSIS + shown[-1]
 
 
+def _closing(text: str, start: int) -> int:
+    """Return the index of the quote that closes the one at ``start`` (a backslash escapes a
+    quote, as in :func:`repr`), or -1."""
+    mark = text[start]
+    k = start + 1
+    while (k := text.find(mark, k)) >= 0:
+        b = k - 1
+        while b > start and text[b] == "\\":
+            b -= 1
+        if (k - 1 - b) % 2 == 0:
+            return k
+        k += 1
+    return -1
+
+
+def _plain(text: str) -> str:
+    """Return plain (unquoted) text of a message with long runs cut; a text far longer than
+    an error line is cut first (it could not be shown anyway)."""
+    if len(text) > 2 * _LINE_LIMIT:
+        text = text[:2 * _LINE_LIMIT] + _ELLIPSIS
+    return _LONG_RUN.sub(lambda m: clip(m.group(0)), text)
+
+
 def clip_message(message: str) -> str:
     """Return an error message with every quoted span and every long unbroken run of input
-    cut to :data:`QUOTE_LIMIT` characters, and the whole cut to one readable line.
+    cut to :data:`QUOTE_LIMIT` characters, on one line of at most 400 characters.
 
     The package's own messages quote the offending input with ``repr``; this is the one place
-    that keeps a 20 MB input out of a one-line error, whichever layer wrote the message.
+    that keeps a 20 MB input out of a one-line error, whichever layer wrote the message. It
+    scans with :meth:`str.find` and stops once it has a line's worth, so a message of
+    megabytes costs milliseconds.
     """
-    if len(message) > 64 * _LINE_LIMIT:
-        # A huge message is mostly input: keep its head and tail, which hold the words.
-        message = message[:16 * _LINE_LIMIT] + _ELLIPSIS + message[-16 * _LINE_LIMIT:]
+    parts: list[str] = []
+    size = 0
+    i = 0
+    # The next single and double quote at or after i (-1: none left).
+    next_quote = {"'": message.find("'"), '"': message.find('"')}
+    while i < len(message) and size <= 2 * _LINE_LIMIT:
+        for mark, at in next_quote.items():
+            if 0 <= at < i:
+                next_quote[mark] = message.find(mark, i)
+        starts = [at for at in next_quote.values() if at >= 0]
+        start = min(starts) if starts else -1
+        end = _closing(message, start) if start >= 0 else -1
+        if end < 0:  # no quote left, or one that is never closed: plain text to the end
+            parts.append(_plain(message[i:]))
+            break
+        parts.append(_plain(message[i:start]))
+        parts.append(message[start] + clip(message[start + 1:end]) + message[end])
+        size += len(parts[-2]) + len(parts[-1])
+        i = end + 1
+    else:
+        if i < len(message):
+            parts.append(_ELLIPSIS)
+    return clip(" ".join("".join(parts).split()), _LINE_LIMIT)
 
-    def short(m: re.Match[str]) -> str:
-        span = m.group(0)
-        if m.group("q") is None:
-            return clip(span)
-        if len(span) <= QUOTE_LIMIT + 2:
-            return span
-        return span[0] + span[1:QUOTE_LIMIT] + _ELLIPSIS + span[-1]
 
-    message = _QUOTED_OR_LONG.sub(short, message)
-    message = " ".join(message.split())  # one line: no newline of the input survives
-    return clip(message, _LINE_LIMIT)
+def path_text(path: str) -> str:
+    """Return a file name as an error shows it: whole, unless it is absurdly long."""
+    return clip(" ".join(path.splitlines()), PATH_LIMIT)
 
 
 def report(command: str | None, message: str, status: int, err: TextIO | None = None) -> int:
     """Print the one-line error ``shock-rules <command>: error: <message>`` and return
-    ``status`` (the exit status)."""
+    ``status`` (the exit status).
+
+    ``message`` is the command's own words: pass any text that holds input (an exception's
+    message) through :func:`clip_message`, a file name through :func:`path_text`, a piece of
+    input through :func:`quote`.
+    """
     prog = PROG if command is None else f"{PROG} {command}"
-    print(f"{prog}: error: {clip_message(message)}", file=err or sys.stderr)
+    line = " ".join(message.split())  # one line, whatever the message holds
+    print(f"{prog}: error: {clip(line, PATH_LIMIT + 2 * _LINE_LIMIT)}", file=err or sys.stderr)
     return status
 
 

@@ -44,6 +44,7 @@ from ._args import (
     bots_arg,
     clip,
     common_args,
+    path_text,
     plural,
     quote,
     report,
@@ -128,7 +129,7 @@ def _run(args: argparse.Namespace) -> int:
         args.parser.error(f"--bots names {len(args.bots)} bots for {args.players - 1} other "
                           "seats")
     if args.save is not None and (why := unwritable(args.save)) is not None:
-        return report("play", f"cannot write {clip(args.save)}: {why}", 1)
+        return report("play", f"cannot write {path_text(args.save)}: {why}", 1)
     return play_command(args.players, args.variant, args.seat, args.bots, args.seed, args.save,
                         sys.stdin, sys.stdout, delay=0.0 if args.fast else BOT_DELAY,
                         think_after=THINKING_AFTER)
@@ -451,7 +452,7 @@ def _save(game: _Game, path: str) -> None:
         Path(path).write_text(game.record_text(), encoding="utf-8")
     except (OSError, ValueError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        game.say(f"cannot save the record to {quote(path)}: {why}", style="red")
+        game.say(f"cannot save the record to {path_text(path)}: {why}", style="red")
         return
     game.say(f"the game record is saved to {path}")
 

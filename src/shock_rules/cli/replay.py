@@ -7,7 +7,8 @@ final scores and the winners. ``--step`` waits for Enter before each trick; ``q`
 
 Any file gets either the transcript or a one-line error, never a traceback: exit status 1
 when the file cannot be read (missing, a directory, no permission); 2 when it is not a game
-record: not UTF-8 text, larger than :data:`MAX_BYTES`, malformed (the error names the line of
+record: not UTF-8 text, larger than :data:`MAX_BYTES` or with a line longer than
+:data:`MAX_LINE`, malformed (the error names the line of
 a text record or the place in a JSON one), another kind of document (a ``simulate`` result
 file is named as such), or a record that does not replay (an illegal action, or a stated
 result the replay does not reach). Input quoted in an error is cut to 80 characters.
@@ -28,13 +29,16 @@ from .._rules.edition import Edition
 from .._rules.events import CardPlayed
 from .._rules.state import Phase, State
 from ..record import GameRecord, parse_record, record_from_json, replay
-from ._args import PROG, clip, quote, report
+from ._args import PROG, clip_message, path_text, quote, report
 
-__all__ = ["MAX_BYTES", "ReplayError", "load_record", "register", "replay_command"]
+__all__ = ["MAX_BYTES", "MAX_LINE", "ReplayError", "load_record", "register", "replay_command"]
 
 #: A record file larger than this is refused unread: a whole game's record is a few
 #: kilobytes, even with an embedded edition.
 MAX_BYTES: Final = 64 * 1024 * 1024
+#: A text record with a longer line is refused before it is parsed: its longest line, an
+#: embedded edition, is a few kilobytes, and parsing a line of megabytes takes seconds.
+MAX_LINE: Final = 100_000
 
 # What a JSON document of the package is, by its "type", for an error that says what a
 # file is when it is not a record.
@@ -75,7 +79,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _read(path: str, stdin: TextIO) -> str:
     """Return the text of the file ``path`` (``-``: standard input)."""
-    name = clip(path)
+    name = path_text(path)
     try:
         if path == "-":
             text = stdin.read(MAX_BYTES + 1)
@@ -89,9 +93,10 @@ def _read(path: str, stdin: TextIO) -> str:
         raise ReplayError(f"{name} is not a game record: it is not UTF-8 text (byte "
                           f"0x{exc.object[exc.start]:02x} at offset {exc.start})", 2) from None
     except OSError as exc:
-        raise ReplayError(f"cannot read {name}: {exc.strerror or exc}", 1) from None
+        raise ReplayError(f"cannot read {name}: {exc.strerror or clip_message(str(exc))}",
+                          1) from None
     except ValueError as exc:  # e.g. a NUL character in the path
-        raise ReplayError(f"cannot read {name}: {exc}", 1) from None
+        raise ReplayError(f"cannot read {name}: {clip_message(str(exc))}", 1) from None
     if too_big:
         raise ReplayError(f"{name} is not a game record: it is larger than "
                           f"{MAX_BYTES // (1024 * 1024)} MB", 2)
@@ -112,7 +117,7 @@ def load_record(path: str, stdin: TextIO) -> GameRecord:
     """Return the record in the file ``path`` (``-``: standard input); raise
     :class:`ReplayError` when it cannot be read or is not a game record."""
     text = _read(path, stdin)
-    name = clip(path)
+    name = path_text(path)
     try:
         if text.lstrip().startswith("{"):
             try:
@@ -122,26 +127,30 @@ def load_record(path: str, stdin: TextIO) -> GameRecord:
                                   "deeply", 2) from None
             except ValueError as exc:
                 raise ReplayError(f"{name} is not a game record: it is not valid JSON "
-                                  f"({exc})", 2) from None
+                                  f"({clip_message(str(exc))})", 2) from None
             kind = _kind_of(data)
             if kind is not None:
                 raise ReplayError(f"{name} is {kind}, not a game record", 2)
             return record_from_json(data)
+        for number, line in enumerate(text.splitlines(), 1):
+            if len(line) > MAX_LINE:
+                raise ReplayError(f"{name} is not a game record: line {number} is longer than "
+                                  f"{MAX_LINE} characters ({quote(line)})", 2)
         base = None if path == "-" else Path(path).parent
         return parse_record(text, base_dir=base)
     except ShockError as exc:
-        raise ReplayError(f"{name}: {exc}", 2) from None
+        raise ReplayError(f"{name}: {clip_message(str(exc))}", 2) from None
     except UnicodeDecodeError as exc:
         # Only an edition file named by the record's [Edition] header is read here.
         raise ReplayError(f"{name}: [Edition]: the edition file is not UTF-8 text ({exc.reason}"
                           f" at offset {exc.start})", 2) from None
     except OSError as exc:
         raise ReplayError(f"{name}: [Edition]: cannot read the edition file: "
-                          f"{exc.strerror or exc}", 1) from None
+                          f"{exc.strerror or clip_message(str(exc))}", 1) from None
     except (ValueError, RecursionError) as exc:
         # The library promises its own errors; this keeps the command to one line if an
         # untyped one slips through (e.g. digits that str.isdigit accepts but int refuses).
-        raise ReplayError(f"{name}: {exc}", 2) from None
+        raise ReplayError(f"{name}: {clip_message(str(exc))}", 2) from None
 
 
 def _header(record: GameRecord, path: str, out: TextIO) -> None:
@@ -189,7 +198,7 @@ def replay_command(path: str, step: bool, stdin: TextIO, out: TextIO) -> int:
     try:
         states = replay(record)
     except (ShockError, ValueError) as exc:
-        raise ReplayError(f"{clip(path)}: {exc}", 2) from None
+        raise ReplayError(f"{path_text(path)}: {clip_message(str(exc))}", 2) from None
     _header(record, path, out)
     waiting = step
     prev = states[0]

@@ -41,9 +41,9 @@ from ..bots import Bot, make_bot, play_game
 from ._args import (
     PROG,
     bots_arg,
-    clip,
     common_args,
     jobs_default,
+    path_text,
     positive_arg,
     report,
     seed_arg,
@@ -308,7 +308,7 @@ def _run(args: argparse.Namespace) -> int:
     if len(args.bots) > args.players:
         args.parser.error(f"--bots names {len(args.bots)} bots for {args.players} players")
     if args.out is not None and (why := unwritable(args.out)) is not None:
-        return report("simulate", f"cannot write {clip(args.out)}: {why}", 1)
+        return report("simulate", f"cannot write {path_text(args.out)}: {why}", 1)
     try:
         return simulate_command(args.players, args.variant, args.bots, args.games, args.seed,
                                 args.jobs, args.rotate, args.out, sys.stdout, sys.stderr,
@@ -317,5 +317,5 @@ def _run(args: argparse.Namespace) -> int:
         print(f"\n{PROG} simulate: interrupted", file=sys.stderr)
         return 130
     except OSError as exc:
-        return report("simulate", f"cannot write {clip(args.out or '')}: "
+        return report("simulate", f"cannot write {path_text(args.out or '')}: "
                       f"{exc.strerror or exc}", 1)
