@@ -381,7 +381,7 @@ class _Game:
                 return options[int(text) - 1]
             try:
                 card = Card.parse(text.split()[-1])
-            except ShockError:
+            except (ShockError, ValueError):
                 card = None
             chosen = [a for a in options if a.card == card]
             if chosen:
