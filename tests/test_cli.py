@@ -400,8 +400,10 @@ class _Output(io.StringIO):
 
 
 def test_play_says_that_a_bot_is_thinking_when_it_takes_long(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from shock_rules.cli import play
+
+    monkeypatch.chdir(tmp_path)  # the game ends by saving its record as "1" here
 
     out = _Output()
 
@@ -420,7 +422,7 @@ def test_play_says_that_a_bot_is_thinking_when_it_takes_long(
     assert main(["play", "--players", "3", "--seed", "5", "--fast"]) == 0
     text = out.getvalue()
     assert re.search(r"^seat [12] \(random\) is thinking\.\.\.$", text, re.MULTILINE)
-    assert "final scores" in text
+    assert "final scores" in text and (tmp_path / "1").exists()
 
 
 @pytest.mark.parametrize("where", ["missing-folder/game.txt", "."])
