@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import io
 import json
+import random
+import re
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 import shock_rules as sr
 from shock_rules.cli import main
-from shock_rules.cli.play import parse_choice
+from shock_rules.cli.play import WITHDRAW, menu, parse_choice
 from shock_rules.record import parse_record, replay
 
 A = sr.Action.parse
@@ -41,7 +45,7 @@ def test_play_a_whole_game_by_numbers_and_save_the_record(
     _stdin(monkeypatch, "1\n" * 400)
     record = tmp_path / "game.txt"
     code = main(["play", "--players", "3", "--seed", "4", "--bots", "heuristic,random",
-                 "--save", str(record)])
+                 "--save", str(record), "--fast"])
     out = capsys.readouterr().out
     assert code == 0
     assert "final scores" in out and "your hand:" in out and "== Round 5" in out
@@ -55,13 +59,14 @@ def test_play_a_whole_game_by_numbers_and_save_the_record(
 def test_play_rejects_bad_input_and_asks_again_then_leaves_at_end_of_input(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     _stdin(monkeypatch, "\nfoo\n99\nplay 11H\n")
-    code = main(["play", "--seed", "1", "--bots", "random"])
+    code = main(["play", "--seed", "1", "--bots", "random", "--fast"])
     out = capsys.readouterr().out
     assert code == 0
     assert "type the number of an action" in out
     assert "cannot read 'foo'" in out
     assert "there is no action 99" in out
-    assert "'play 11H' is not legal now" in out
+    # A refused action is answered with the engine's own reason.
+    assert "'play 11H' is illegal: seat 0 does not hold 11H" in out
     assert out.count("your action [") == 5  # four refused answers, then end of input
     assert "you left: the game is abandoned" in out
     assert "Traceback" not in out
@@ -72,7 +77,7 @@ def test_play_ctrl_c_leaves_with_status_130(
         tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "stdin", _Interrupting())
     record = tmp_path / "partial.txt"
-    code = main(["play", "--seed", "2", "--save", str(record)])
+    code = main(["play", "--seed", "2", "--save", str(record), "--fast"])
     out = capsys.readouterr().out
     assert code == 130
     assert "interrupted: the game is abandoned" in out
@@ -99,7 +104,7 @@ def test_play_shows_chest_odds_before_a_reveal_decision_and_quits(
     out_file = io.StringIO()
     monkeypatch.setattr(sys, "stdout", out_file)
     monkeypatch.setattr(sys, "stdin", _UntilReveal(out_file))
-    assert main(["play", "--seed", "7", "--players", "3"]) == 0
+    assert main(["play", "--seed", "7", "--players", "3", "--fast"]) == 0
     out = out_file.getvalue()
     choice = out.index("1. reveal")
     assert "chest odds: next card shocks you" in out[:choice]
@@ -108,14 +113,24 @@ def test_play_shows_chest_odds_before_a_reveal_decision_and_quits(
 
 def test_parse_choice() -> None:
     acts = (A("play 7H"), A("play 9H"), A("withdraw 7H"), A("withdraw 9H"))
+    # The withdrawals are one menu entry, after the other actions.
+    assert menu(acts) == [A("play 7H"), A("play 9H"), WITHDRAW]
     assert parse_choice("2", acts) == A("play 9H")
+    assert parse_choice("3", acts) == WITHDRAW
+    assert parse_choice("w", acts) == parse_choice("Withdraw", acts) == WITHDRAW
     assert parse_choice(" play 7H ", acts) == A("play 7H")
     assert parse_choice("9h", acts) == A("play 9H")  # a bare card plays it face up
     assert parse_choice("withdraw 9H", acts) == A("withdraw 9H")
-    for bad, message in (("0", "no action 0"), ("5", "no action 5"), ("2S", "not playable"),
-                         ("hello", "cannot read"), ("stop", "not legal now")):
+    for bad, message in (("0", "no action 0"), ("4", "no action 4"), ("2S", "not legal now"),
+                         ("hello", "cannot read"), ("stop", "not legal now"),
+                         ("leader \u00b2", "cannot read"), ("\u0662", "cannot read")):
         with pytest.raises(ValueError, match=message):
             parse_choice(bad, acts)
+    with pytest.raises(ValueError, match="you cannot withdraw now"):
+        parse_choice("w", acts[:2])
+    # With the engine's reason at hand, a refused action is explained in its words.
+    with pytest.raises(ValueError, match=r"^because: play 2S$"):
+        parse_choice("2S", acts, lambda a: f"because: {a}")
 
 
 # -- simulate -----------------------------------------------------------------------------------
@@ -165,7 +180,7 @@ def test_simulate_results_match_the_games_they_describe(tmp_path: Path) -> None:
 def _record_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     record = tmp_path / "game.txt"
     _stdin(monkeypatch, "1\n" * 400)
-    assert main(["play", "--players", "3", "--seed", "8", "--save", str(record)]) == 0
+    assert main(["play", "--players", "3", "--seed", "8", "--save", str(record), "--fast"]) == 0
     return record
 
 
@@ -178,12 +193,12 @@ def test_replay_prints_the_transcript(
     out = capsys.readouterr().out
     end = replay(parse_record(record.read_text()))[-1]
     assert f"Final scores: {list(end.in_bag)}" in out
-    assert "== Round 5" in out and "seat 0 is you" in out
+    assert "== Round 5" in out and "players: seat 0: you, seat 1: heuristic" in out
     # The JSON form of the same record replays the same.
     doc = tmp_path / "game.json"
     doc.write_text(sr.to_json(parse_record(record.read_text())))
     assert main(["replay", str(doc)]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == f"Final scores: {list(end.in_bag)}"
+    assert capsys.readouterr().out.splitlines()[-2] == f"Final scores: {list(end.in_bag)}"
 
 
 def test_replay_step_waits_for_enter_between_tricks(
@@ -195,7 +210,7 @@ def test_replay_step_waits_for_enter_between_tricks(
     assert main(["replay", "--step", str(record)]) == 0
     out = capsys.readouterr().out
     assert out.count("-- press Enter for trick") == 3
-    assert "-- press Enter for trick 1 of round 1 --" in out
+    assert "-- press Enter for trick 1 of round 1, or q to stop --" in out
     assert "Final scores" in out
 
 
@@ -212,7 +227,8 @@ def test_replay_of_an_illegal_record_names_the_line(
     assert main(["replay", str(record)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert err.startswith(f"shock-rules: error: {record}: line {n + 1}: 'play 11H' is illegal")
+    assert err.startswith(f"shock-rules replay: error: {record}: line {n + 1}: 'play 11H' is "
+                          "illegal")
 
 
 def test_replay_of_a_malformed_or_missing_record(
@@ -242,7 +258,9 @@ def test_replay_of_a_malformed_or_missing_record(
     (["simulate", "--jobs", "x"], "--jobs must be a positive integer"),
     (["simulate", "--variant", "fancy"], "unknown variant 'fancy'"),
     (["simulate", "--players", "3", "--bots", "random,random,random,random"], "4 bots for 3"),
-    (["simulate", "--bots", "mcts:0"], "only mcts takes a budget"),
+    (["simulate", "--bots", "mcts:0"], "the budget of mcts (its iterations per decision) must "
+                                       "be a positive integer"),
+    (["simulate", "--bots", "random:5"], "only mcts takes a budget"),
     (["replay"], "the following arguments are required: RECORD"),
     (["fly"], "invalid choice: 'fly'"),
 ])
@@ -283,14 +301,313 @@ def test_play_asks_before_replacing_a_file_when_saving_at_the_end(
     # give a new name.
     answers = "1\n" * 400
     _stdin(monkeypatch, answers)
-    main(["play", "--players", "3", "--seed", "4", "--bots", "random"])
+    main(["play", "--players", "3", "--seed", "4", "--bots", "random", "--fast"])
     out = capsys.readouterr().out
     turns = out.count("your action [")
     assert turns  # the game asked for decisions, then for a file name (answered "1")
     _stdin(monkeypatch, "1\n" * turns + f"{kept}\nn\n{fresh}\n")
-    code = main(["play", "--players", "3", "--seed", "4", "--bots", "random"])
+    code = main(["play", "--players", "3", "--seed", "4", "--bots", "random", "--fast"])
     out = capsys.readouterr().out
     assert code == 0
     assert kept.read_text() == "precious"
     assert "exists: replace it?" in out
     assert parse_record(fresh.read_text()).config.players == 3
+
+
+# -- play: help, menu, plurals, pacing, --save --------------------------------------------------
+
+
+def test_play_help_and_question_mark_explain_the_commands_and_the_columns(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _stdin(monkeypatch, "help\n?\nquit\n")
+    assert main(["play", "--players", "3", "--seed", "3", "--fast"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("At your turn, type one of:") == 2
+    for column in ("seat, player", "status", "hand", "on bag", "in bag", "poisons", "potions",
+                   "void"):
+        assert out.count(f"\n  {column} ") == 2, column
+    assert "you left: the game is abandoned" in out
+
+
+def test_play_offers_withdrawals_as_one_entry_that_asks_which_card(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    # Seat 0 leads the first trick with this seed: 'w', Enter goes back to the menu, 'w'
+    # again, then the second card; then "1"s to the end.
+    record = tmp_path / "w.txt"
+    _stdin(monkeypatch, "w\n\nw\n2\n" + "1\n" * 400)
+    assert main(["play", "--players", "3", "--seed", "3", "--fast", "--save", str(record)]) == 0
+    out = capsys.readouterr().out
+    first_menu = out[out.index("   1. "):out.index("seat 0, your action [")]
+    entries = [line for line in first_menu.splitlines() if line.strip()]
+    hand = out[out.index("your hand: "):].split("\n", 1)[0].split()[2:]
+    # One entry per card to play, and one for withdrawing: not twice the hand.
+    assert len(entries) == len(hand) + 1
+    assert entries[-1].strip().startswith(f"{len(hand) + 1}. withdraw (bank your gems")
+    assert not re.search(r"^\s+\d+\. withdraw \w+$", out, re.MULTILINE)
+    assert out.count("which card? [") == 2
+    rec = parse_record(record.read_text())
+    first_decision = next(a for a in rec.actions if not a.is_chance)
+    assert first_decision == sr.Action.withdraw(sr.Card.parse(hand[1]))
+    assert "seat 0 (you) withdraws" in out
+
+
+def test_play_writes_plurals_right(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from shock_rules._info.view import HiddenCardPlayed
+    from shock_rules.cli._args import plural
+    from shock_rules.cli.play import _describe
+
+    assert (plural(0, "gem"), plural(1, "gem"), plural(2, "gem")) == ("0 gems", "1 gem", "2 gems")
+    assert _describe(HiddenCardPlayed(2, 1), 0) == "seat 2 plays a card face down (1 gem on it)"
+    assert _describe(HiddenCardPlayed(2, 3), 0) == "seat 2 plays a card face down (3 gems on it)"
+    _stdin(monkeypatch, "1\n" * 12 + "quit\n")
+    assert main(["play", "--players", "3", "--seed", "4", "--fast"]) == 0
+    out = capsys.readouterr().out
+    assert "(1 gem)" in out and "(0 gems)" in out  # the trick line
+    assert "(s)" not in out and not re.search(r"\b1 gems\b|\b[02-9] gem\b", out)
+
+
+def test_play_paces_the_bots_unless_fast(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from shock_rules.cli import play
+
+    waits: list[float] = []
+    monkeypatch.setattr(time, "sleep", waits.append)  # play_command sleeps with time.sleep
+    _stdin(monkeypatch, "1\n" * 5 + "quit\n")
+    assert main(["play", "--players", "3", "--seed", "4", "--bots", "random"]) == 0
+    bot_moves = capsys.readouterr().out.count("  seat 1 plays")
+    assert len(waits) >= bot_moves > 0
+    assert all(0 < w <= play.BOT_DELAY for w in waits)
+    waits.clear()
+    _stdin(monkeypatch, "1\n" * 5 + "quit\n")
+    assert main(["play", "--players", "3", "--seed", "4", "--bots", "random", "--fast"]) == 0
+    assert capsys.readouterr().out.count("  seat 1 plays") == bot_moves
+    assert waits == []
+
+
+class _Output(io.StringIO):
+    """Standard output that tells when the 'thinking' line has been written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.thinking = threading.Event()
+
+    def write(self, text: str) -> int:
+        if "is thinking..." in text:
+            self.thinking.set()
+        return super().write(text)
+
+
+def test_play_says_that_a_bot_is_thinking_when_it_takes_long(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from shock_rules.cli import play
+
+    monkeypatch.chdir(tmp_path)  # the game ends by saving its record as "1" here
+
+    out = _Output()
+
+    class SlowBot(sr.RandomBot):
+        """Decides only once the program has said it is thinking: a decision as long as
+        need be, without depending on the clock."""
+
+        def choose(self, v: sr.PlayerView, rng: random.Random) -> sr.Action:
+            assert out.thinking.wait(10)
+            return super().choose(v, rng)
+
+    monkeypatch.setattr(play, "make_bot", lambda name: SlowBot())
+    monkeypatch.setattr(play, "THINKING_AFTER", 0.0)
+    monkeypatch.setattr(sys, "stdout", out)
+    _stdin(monkeypatch, "1\n" * 400)
+    assert main(["play", "--players", "3", "--seed", "5", "--fast"]) == 0
+    text = out.getvalue()
+    assert re.search(r"^seat [12] \(random\) is thinking\.\.\.$", text, re.MULTILINE)
+    assert "final scores" in text and (tmp_path / "1").exists()
+
+
+@pytest.mark.parametrize("where", ["missing-folder/game.txt", "."])
+def test_play_checks_the_save_path_before_the_game(
+        where: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    monkeypatch.setattr(sys, "stdin", _Interrupting())  # the game must not start at all
+    target = tmp_path / where
+    assert main(["play", "--save", str(target), "--fast"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith(f"shock-rules play: error: cannot write {target}: ")
+    assert ("directory" in err) if where == "." else ("No such file or directory" in err)
+
+
+def test_play_save_check_leaves_no_file_behind(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    from shock_rules.cli._args import unwritable
+
+    target = tmp_path / "new.txt"
+    assert unwritable(str(target)) is None and not target.exists()
+    target.write_text("kept")
+    assert unwritable(str(target)) is None and target.read_text() == "kept"
+
+
+# -- simulate: Wilson intervals, progress, budgets, --out ---------------------------------------
+
+
+def test_wilson_interval_is_right_at_zero_and_at_all_wins() -> None:
+    from shock_rules.cli.simulate import summarize, wilson
+
+    lo, hi = wilson(0.0, 20)
+    assert lo == 0.0 and hi == pytest.approx(0.16113, abs=1e-5)  # 1.96^2 / (20 + 1.96^2)
+    assert wilson(1.0, 20) == pytest.approx((1 - hi, 1.0))
+    lo, hi = wilson(0.3, 50)
+    assert lo < 0.3 < hi and (lo, hi) == pytest.approx((0.1910, 0.4375), abs=1e-4)
+    results = [{"win_share": [1.0, 0.0], "scores": [5, 1], "withdrawals": [0, 0],
+                "shocks": [0, 0]}] * 10
+    per_slot, _ = summarize(["a", "b"], results)
+    assert per_slot[1]["win_rate"] == 0 and per_slot[1]["ci95"][0] == 0
+    assert per_slot[1]["ci95"][1] > 0.2  # 0 wins in 10 games is not "0.0%-0.0%"
+    assert per_slot[0]["ci95"][1] == 1 and per_slot[0]["ci95"][0] < 0.8
+
+
+def test_simulate_shows_a_real_interval_for_a_slot_without_wins(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_file = tmp_path / "r.json"
+    assert main(["simulate", "--games", "4", "--players", "3", "--bots", "heuristic,random",
+                 "--seed", "0", "--jobs", "1", "--out", str(out_file)]) == 0
+    out = capsys.readouterr().out
+    doc = json.loads(out_file.read_text())
+    winless = [s for s in doc["slots"] if s["win_rate"] == 0]
+    assert winless  # with this seed the random slots never win
+    for s in winless:
+        assert s["ci95"][0] == 0 and s["ci95"][1] > 0.4
+    assert "0.0%-0.0%" not in out and "0.0%-49.0%" in out and "Wilson" in out
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_simulate_progress_bar_only_on_a_terminal_and_not_quiet() -> None:
+    from shock_rules.cli.simulate import simulate_command
+
+    args = (3, sr.Variant.STANDARD, ["random"], 5, 1, 1, True, None)
+    for err, quiet, shown in ((_Terminal(), False, True), (_Terminal(), True, False),
+                              (io.StringIO(), False, False)):
+        out = io.StringIO()
+        assert simulate_command(*args, out, err, quiet=quiet) == 0
+        bar = err.getvalue()
+        assert ("5/5" in bar and "games/s" in bar and "left" in bar) is shown
+        assert bar == "" or shown
+        assert "5 games, 3 players" in out.getvalue()
+
+
+@pytest.mark.parametrize("spec", ["mcts:abc", "mcts:0", "mcts:-1", "mcts:\u00b2", "mcts:"])
+def test_an_mcts_budget_must_be_a_positive_integer(
+        spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "--bots", f"heuristic,{spec}"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err == (f"shock-rules simulate: error: argument --bots: invalid bot {spec!r}: the "
+                   "budget of mcts (its iterations per decision) must be a positive integer, "
+                   "as in 'mcts:50'\n")
+
+
+def test_simulate_checks_the_out_path_before_the_games(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "no" / "r.json"
+    assert main(["simulate", "--games", "1000000", "--out", str(target)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"shock-rules simulate: error: cannot write {target}: ")
+
+
+# -- replay: header, winners, q, other files ----------------------------------------------------
+
+
+def test_replay_header_names_players_variant_seed_and_result_and_ends_with_the_winners(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    record = _record_file(tmp_path, monkeypatch)
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rec = parse_record(record.read_text())
+    end = replay(rec)[-1]
+    result = " ".join(map(str, end.in_bag))
+    assert lines[:5] == [
+        f"Shock! Knights & Poisons - replay of {record}",
+        f"3 players, standard variant; first leader: chance; {len(rec.actions)} actions",
+        "players: seat 0: you, seat 1: heuristic, seat 2: heuristic",
+        "seed: 8",
+        f"result: scores {result}",
+    ]
+    best = sorted(sr.winners(end))
+    names = ", ".join(f"seat {s} ({'you' if s == 0 else 'heuristic'})" for s in best)
+    assert lines[-1] == (f"Winner: {names}" if len(best) == 1
+                         else f"Winners (a shared victory): {names}")
+
+
+def test_replay_step_stops_on_q(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    record = _record_file(tmp_path, monkeypatch)
+    capsys.readouterr()
+    _stdin(monkeypatch, "\nq\n\n\n")
+    assert main(["replay", "--step", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("-- press Enter for trick") == 2
+    assert out.rstrip().endswith("stopped before trick 2 of round 1")
+    assert "Final scores" not in out
+
+
+def test_replay_says_what_a_simulate_result_file_is(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    results = tmp_path / "results.json"
+    assert main(["simulate", "--games", "2", "--players", "3", "--jobs", "1", "--out",
+                 str(results)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(results)]) == 2
+    assert capsys.readouterr().err == (f"shock-rules replay: error: {results} is a simulate "
+                                       "result file, not a game record\n")
+
+
+# -- the command as a whole ---------------------------------------------------------------------
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == f"shock-rules {sr.__version__}\n"
+
+
+@pytest.mark.parametrize(("argv", "prefix"), [
+    ([], "shock-rules: error: "),
+    (["fly"], "shock-rules: error: "),
+    (["--colour"], "shock-rules: error: "),
+    (["demo", "--seed", "x"], "shock-rules demo: error: "),
+    (["play", "--seat", "9"], "shock-rules play: error: "),
+    (["play", "extra"], "shock-rules play: error: "),
+    (["simulate", "--games", "-3"], "shock-rules simulate: error: "),
+    (["replay"], "shock-rules replay: error: "),
+    (["replay", "a", "b"], "shock-rules replay: error: "),
+])
+def test_every_argument_error_starts_with_the_sub_command(
+        argv: list[str], prefix: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(prefix) and err.count("\n") == 1
+
+
+def test_a_huge_argument_is_not_echoed(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["play", "--seed", "9" * 5000 + "x"], ["demo", "--variant", "v" * 100_000],
+                 ["x" * 100_000], ["simulate", "--bots", "mcts:" + "1x" * 5000]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and len(err) < 400
+        assert not re.search(r"[^\s'\"]{81,}", err)  # at most 80 characters of input

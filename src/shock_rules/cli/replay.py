@@ -1,23 +1,51 @@
 """``shock-rules replay RECORD``: print the transcript of a saved game record.
 
 The record is read as JSON when its text starts with ``{``, otherwise as the text form
-(:func:`~shock_rules.record.parse_record`). Exit status: 0 when the record replays; 1 when the
-file cannot be read; 2 when it is malformed or does not replay (an illegal action, or a stated
-result the replay does not reach) -- with a one-line error naming the line (text records) or
-the action (JSON records).
+(:func:`~shock_rules.record.parse_record`). The transcript opens with a header (the players,
+the variant, the seed and the stated result when the record has them) and ends with the
+final scores and the winners. ``--step`` waits for Enter before each trick; ``q`` stops there.
+
+Any file gets either the transcript or a one-line error, never a traceback: exit status 1
+when the file cannot be read (missing, a directory, no permission); 2 when it is not a game
+record: not UTF-8 text, larger than :data:`MAX_BYTES` or with a line longer than
+:data:`MAX_LINE`, malformed (the error names the line of
+a text record or the place in a JSON one), another kind of document (a ``simulate`` result
+file is named as such), or a record that does not replay (an illegal action, or a stated
+result the replay does not reach). Input quoted in an error is cut to 80 characters.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from .._errors import ShockError
+from .._json import SCHEMA
 from .._notation.transcript import narrate
+from .._rules.edition import Edition
 from .._rules.events import CardPlayed
+from .._rules.state import Phase, State
 from ..record import GameRecord, parse_record, record_from_json, replay
+from ._args import PROG, clip_message, path_text, quote, report
 
-__all__ = ["ReplayError", "load_record", "replay_command"]
+__all__ = ["MAX_BYTES", "MAX_LINE", "ReplayError", "load_record", "register", "replay_command"]
+
+#: A record file larger than this is refused unread: a whole game's record is a few
+#: kilobytes, even with an embedded edition.
+MAX_BYTES: Final = 64 * 1024 * 1024
+#: A text record with a longer line is refused before it is parsed: its longest line, an
+#: embedded edition, is a few kilobytes, and parsing a line of megabytes takes seconds.
+MAX_LINE: Final = 100_000
+
+# What a JSON document of the package is, by its "type", for an error that says what a
+# file is when it is not a record.
+_KINDS: Final = {"simulation": "a simulate result file", "state": "a game state document",
+                 "view": "a player view document", "config": "a game config document",
+                 "edition": "an edition document", "action": "an action document",
+                 "events": "an events document"}
 
 
 class ReplayError(Exception):
@@ -25,25 +53,143 @@ class ReplayError(Exception):
 
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
-        #: 1: the file cannot be read; 2: it is malformed or illegal.
+        #: 1: the file cannot be read; 2: it is not a record, or it does not replay.
         self.status = status
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``replay`` sub-command to the command's sub-parsers."""
+    p = sub.add_parser("replay", help="print the transcript of a saved game record")
+    p.add_argument("record", metavar="RECORD",
+                   help="a game record file, text or JSON ('-': standard input)")
+    p.add_argument("--step", action="store_true",
+                   help="wait for Enter before each trick ('q' stops)")
+    p.set_defaults(run=_run, parser=p)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        return replay_command(args.record, args.step, sys.stdin, sys.stdout)
+    except ReplayError as exc:
+        return report("replay", str(exc), exc.status)
+    except KeyboardInterrupt:
+        print(f"\n{PROG} replay: interrupted", file=sys.stderr)
+        return 130
+
+
+def _read(path: str, stdin: TextIO) -> str:
+    """Return the text of the file ``path`` (``-``: standard input)."""
+    name = path_text(path)
+    try:
+        if path == "-":
+            text = stdin.read(MAX_BYTES + 1)
+            too_big = len(text) > MAX_BYTES
+        else:
+            with open(path, "rb") as f:
+                data = f.read(MAX_BYTES + 1)
+            too_big = len(data) > MAX_BYTES
+            text = "" if too_big else data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"{name} is not a game record: it is not UTF-8 text (byte "
+                          f"0x{exc.object[exc.start]:02x} at offset {exc.start})", 2) from None
+    except OSError as exc:
+        raise ReplayError(f"cannot read {name}: {exc.strerror or clip_message(str(exc))}",
+                          1) from None
+    except ValueError as exc:  # e.g. a NUL character in the path
+        raise ReplayError(f"cannot read {name}: {clip_message(str(exc))}", 1) from None
+    if too_big:
+        raise ReplayError(f"{name} is not a game record: it is larger than "
+                          f"{MAX_BYTES // (1024 * 1024)} MB", 2)
+    return text
+
+
+def _kind_of(data: object) -> str | None:
+    """Return what a JSON document is when it is a document of the package but no record."""
+    if not isinstance(data, dict) or data.get("type") == "record":
+        return None
+    kind = data.get("type")
+    if data.get("schema") == SCHEMA and isinstance(kind, str):
+        return _KINDS.get(kind, f"a {quote(kind)} document")
+    return None
 
 
 def load_record(path: str, stdin: TextIO) -> GameRecord:
     """Return the record in the file ``path`` (``-``: standard input); raise
-    :class:`ReplayError` when it cannot be read or parsed."""
-    try:
-        text = stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise ReplayError(f"cannot read {path}: {reason}", 1) from None
+    :class:`ReplayError` when it cannot be read or is not a game record."""
+    text = _read(path, stdin)
+    name = path_text(path)
     try:
         if text.lstrip().startswith("{"):
-            return record_from_json(text)
+            try:
+                data = json.loads(text)
+            except RecursionError:
+                raise ReplayError(f"{name} is not a game record: its JSON is nested too "
+                                  "deeply", 2) from None
+            except ValueError as exc:
+                raise ReplayError(f"{name} is not a game record: it is not valid JSON "
+                                  f"({clip_message(str(exc))})", 2) from None
+            kind = _kind_of(data)
+            if kind is not None:
+                raise ReplayError(f"{name} is {kind}, not a game record", 2)
+            return record_from_json(data)
+        for number, line in enumerate(text.splitlines(), 1):
+            if len(line) > MAX_LINE:
+                raise ReplayError(f"{name} is not a game record: line {number} is longer than "
+                                  f"{MAX_LINE} characters ({quote(line)})", 2)
         base = None if path == "-" else Path(path).parent
         return parse_record(text, base_dir=base)
     except ShockError as exc:
-        raise ReplayError(f"{path}: {exc}", 2) from None
+        raise ReplayError(f"{name}: {clip_message(str(exc))}", 2) from None
+    except UnicodeDecodeError as exc:
+        # Only an edition file named by the record's [Edition] header is read here.
+        raise ReplayError(f"{name}: [Edition]: the edition file is not UTF-8 text ({exc.reason}"
+                          f" at offset {exc.start})", 2) from None
+    except OSError as exc:
+        raise ReplayError(f"{name}: [Edition]: cannot read the edition file: "
+                          f"{exc.strerror or clip_message(str(exc))}", 1) from None
+    except (ValueError, RecursionError) as exc:
+        # The library promises its own errors; this keeps the command to one line if an
+        # untyped one slips through (e.g. digits that str.isdigit accepts but int refuses).
+        raise ReplayError(f"{name}: {clip_message(str(exc))}", 2) from None
+
+
+def _header(record: GameRecord, path: str, out: TextIO) -> None:
+    cfg = record.config
+    first = "chance" if cfg.first_leader is None else f"seat {cfg.first_leader}"
+    print(f"Shock! Knights & Poisons - replay of {path}", file=out)
+    edition = "" if cfg.edition == Edition.default() else f", edition {quote(cfg.edition.name)}"
+    print(f"{cfg.players} players, {cfg.variant.value} variant{edition}; first leader: "
+          f"{first}; {len(record.actions)} actions", file=out)
+    players = ", ".join(f"seat {s}: {record.header(f'Seat{s}') or '?'}"
+                        for s in range(cfg.players))
+    print(f"players: {players}", file=out)
+    seed = record.header("Seed")
+    if seed is not None:
+        print(f"seed: {seed}", file=out)
+    result = record.header("Result")
+    print(f"result: {'scores ' + result if result is not None else 'not stated'}", file=out)
+    for key, value in record.headers:
+        if key not in ("Seed", "Result") and not (key.startswith("Seat") and key[4:].isdigit()):
+            print(f"{key}: {value}", file=out)
+
+
+def _names(record: GameRecord, seat: int) -> str:
+    name = record.header(f"Seat{seat}")
+    return f"seat {seat}" + (f" ({name})" if name else "")
+
+
+def _ending(record: GameRecord, end: State, out: TextIO) -> None:
+    if end.phase is Phase.OVER:
+        print(f"\nFinal scores: {list(end.in_bag)}", file=out)
+        best = [s for s in range(record.config.players) if end.in_bag[s] == max(end.in_bag)]
+        if len(best) == 1:
+            print(f"Winner: {_names(record, best[0])}", file=out)
+        else:
+            print("Winners (a shared victory): " + ", ".join(_names(record, s) for s in best),
+                  file=out)
+    else:
+        print(f"\nThe record stops before the end of the game (round {end.round}, "
+              f"trick {end.trick_number}); bags: {list(end.in_bag)}", file=out)
 
 
 def replay_command(path: str, step: bool, stdin: TextIO, out: TextIO) -> int:
@@ -51,18 +197,9 @@ def replay_command(path: str, step: bool, stdin: TextIO, out: TextIO) -> int:
     record = load_record(path, stdin)
     try:
         states = replay(record)
-    except ShockError as exc:
-        raise ReplayError(f"{path}: {exc}", 2) from None
-    cfg = record.config
-    names = {seat: record.header(f"Seat{seat}") for seat in range(cfg.players)}
-    print(f"Shock! Knights & Poisons - {cfg.players} players, {cfg.variant.value} variant, "
-          f"{len(record.actions)} actions", file=out)
-    for key, value in record.headers:
-        if not (key.startswith("Seat") and key[4:].isdigit()):
-            print(f"[{key}] {value}", file=out)
-    for seat, name in names.items():
-        if name:
-            print(f"seat {seat} is {name}", file=out)
+    except (ShockError, ValueError) as exc:
+        raise ReplayError(f"{path_text(path)}: {clip_message(str(exc))}", 2) from None
+    _header(record, path, out)
     waiting = step
     prev = states[0]
     for line in narrate(states[0]):
@@ -70,18 +207,18 @@ def replay_command(path: str, step: bool, stdin: TextIO, out: TextIO) -> int:
     for state in states[1:]:
         first_card = not prev.trick and any(isinstance(e, CardPlayed) for e in state.events)
         if waiting and first_card:
-            print(f"-- press Enter for trick {prev.trick_number} of round {prev.round} --",
-                  end="", file=out, flush=True)
-            if not stdin.readline():
+            print(f"-- press Enter for trick {prev.trick_number} of round {prev.round}, "
+                  "or q to stop --", end="", file=out, flush=True)
+            answer = stdin.readline()
+            if not answer:
                 waiting = False  # input ended: print the rest without waiting
                 print(file=out)
+            elif answer.strip().lower() in ("q", "quit"):
+                print(f"stopped before trick {prev.trick_number} of round {prev.round}",
+                      file=out)
+                return 0
         for line in narrate(state):
             print(line, file=out)
         prev = state
-    end = states[-1]
-    if end.phase.name == "OVER":
-        print(f"\nFinal scores: {list(end.in_bag)}", file=out)
-    else:
-        print(f"\nThe record stops before the end of the game (round {end.round}, "
-              f"trick {end.trick_number}); bags: {list(end.in_bag)}", file=out)
+    _ending(record, states[-1], out)
     return 0

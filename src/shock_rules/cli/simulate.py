@@ -8,14 +8,28 @@ The *lineup* names one bot per slot. With rotation (the default) slot ``i`` sits
 ``(i + g) % players`` in game ``g``, so seat order favours no slot. A shared victory (K28)
 counts as ``1/k`` of a win for each of the ``k`` winners, so the win rates of a game sum to 1
 and equal strength means ``1/players``.
+
+A win rate is the mean of the per-game win shares; its 95% confidence interval is the Wilson
+score interval with that mean and the number of games. For whole wins this is the usual
+interval for a proportion, right at 0 and 100% too (0 wins in 20 games: 0.0%-16.1%, where
+the normal approximation claims 0.0%-0.0%). Fractional shares only make it wider than it
+need be: a per-game value between 0 and 1 with mean ``p`` has a variance of at most
+``p(1 - p)``, the variance the Wilson interval assumes. A bot in several slots is averaged per
+game over its slots first, and the same holds.
+
+While the games run, a progress bar (games done, rate, time left) is drawn on standard error
+when it is a terminal and ``--quiet`` is not given. ``--out FILE`` is checked to be writable
+before the first game (exit status 1 if not).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import multiprocessing
 import random
+import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
@@ -24,8 +38,20 @@ from .._rules.config import GameConfig, Variant
 from .._rules.events import Shocked, Withdrew
 from .._rules.state import State
 from ..bots import Bot, make_bot, play_game
+from ._args import (
+    PROG,
+    bots_arg,
+    common_args,
+    jobs_default,
+    path_text,
+    positive_arg,
+    report,
+    seed_arg,
+    unwritable,
+)
 
-__all__ = ["GameResult", "SlotStats", "run_simulation", "simulate_command"]
+__all__ = ["GameResult", "SlotStats", "register", "run_simulation", "simulate_command",
+           "wilson"]
 
 #: z for a two-sided 95% confidence interval.
 Z95 = 1.959963984540054
@@ -86,16 +112,24 @@ def play_one(task: tuple[GameConfig, tuple[str, ...], int, int, bool]) -> GameRe
             "withdrawals": withdrawals, "shocks": shocks}
 
 
+def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Return the Wilson score interval ``(low, high)`` of a proportion ``p`` observed in
+    ``n`` trials (``n = 0``: the whole range 0-1)."""
+    if n <= 0:
+        return 0.0, 1.0
+    z2n = z * z / n
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z / (1 + z2n) * math.sqrt(max(0.0, p * (1 - p) / n + z2n / (4 * n)))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """Return the mean and a 95% confidence interval (normal approximation with the sample
-    standard deviation; exact enough for the hundreds of games a simulation plays)."""
+    """Return the mean of per-game win shares (each 0-1) and its 95% Wilson interval (see the
+    module docstring for why it holds for fractional shares)."""
     n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, 0.0, 1.0
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
+    mean = sum(values) / n if n else 0.0
+    lo, hi = wilson(mean, n)
+    return mean, lo, hi
 
 
 SlotStats = dict[str, Any]
@@ -183,7 +217,7 @@ def print_table(doc: dict[str, Any], out: TextIO) -> None:
     title = (f"{doc['games']} games, {cfg['players']} players, {cfg['variant']} variant, "
              f"seed {doc['seed']}" + (", seats rotated" if doc["rotate"] else ""))
     table = Table(title=title, caption=f"equal strength: {_pct(1 / cfg['players'])}; "
-                  "shared wins count fractionally; CI: 95%, normal approximation")
+                  "shared wins count fractionally; CI: 95%, Wilson score interval")
     for col in ("slot", "bot", "win rate", "95% CI", "mean score", "withdrawals/game",
                 "shocks/game"):
         table.add_column(col, justify="left" if col in ("slot", "bot") else "right")
@@ -201,17 +235,38 @@ def print_table(doc: dict[str, Any], out: TextIO) -> None:
 
 def simulate_command(players: int, variant: Variant, names: Sequence[str], games: int,
                      seed: int, jobs: int, rotate: bool, out_path: str | None,
-                     out: TextIO, err: TextIO) -> int:
-    """Run ``shock-rules simulate``; return the exit status."""
+                     out: TextIO, err: TextIO, *, quiet: bool = False) -> int:
+    """Run ``shock-rules simulate``; return the exit status.
+
+    The progress bar is drawn on ``err`` when it is a terminal, unless ``quiet``.
+    """
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        """Games per second, once there is a rate to show."""
+
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{speed:.1f} games/s",
+                        style="progress.data.speed")
 
     config = GameConfig(players=players, variant=variant)
     lineup = lineup_of(names, players)
     console = Console(file=err)
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=True,
-                  disable=not err.isatty()) as bar:
+                  RateColumn(), "elapsed", TimeElapsedColumn(), "left", TimeRemainingColumn(),
+                  console=console, transient=True,
+                  disable=quiet or not err.isatty()) as bar:
         task = bar.add_task("playing", total=games)
         doc = run_simulation(config, lineup, games, seed, jobs, rotate,
                              progress=lambda done: bar.update(task, completed=done))
@@ -222,3 +277,45 @@ def simulate_command(players: int, variant: Variant, names: Sequence[str], games
             f.write("\n")
         print(f"results written to {out_path}", file=out)
     return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``simulate`` sub-command to the command's sub-parsers."""
+    p = sub.add_parser("simulate", help="play many games between bots and compare them")
+    common_args(p)
+    p.add_argument("--games", type=positive_arg("--games"), default=200,
+                   help="number of games (default 200)")
+    p.add_argument("--bots", type=bots_arg, default=["heuristic", "random"],
+                   help="one bot per slot, comma-separated; the last fills the other slots "
+                        "(default heuristic,random; 'mcts:N' sets its iterations)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="random seed (default 0)")
+    p.add_argument("--jobs", type=positive_arg("--jobs"), default=jobs_default(),
+                   help="worker processes (default: all cores); results do not depend on it")
+    p.add_argument("--no-rotate", dest="rotate", action="store_false",
+                   help="keep each slot at its seat (default: rotate seats every game)")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="write the results as JSON; checked before the first game")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress bar (there is none either when stderr is no terminal)")
+    p.set_defaults(run=_run, parser=p)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        import rich  # noqa: F401
+    except ImportError:
+        args.parser.error("'simulate' needs the rich package: pip install 'shock-rules[cli]'")
+    if len(args.bots) > args.players:
+        args.parser.error(f"--bots names {len(args.bots)} bots for {args.players} players")
+    if args.out is not None and (why := unwritable(args.out)) is not None:
+        return report("simulate", f"cannot write {path_text(args.out)}: {why}", 1)
+    try:
+        return simulate_command(args.players, args.variant, args.bots, args.games, args.seed,
+                                args.jobs, args.rotate, args.out, sys.stdout, sys.stderr,
+                                quiet=args.quiet)
+    except KeyboardInterrupt:
+        print(f"\n{PROG} simulate: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        return report("simulate", f"cannot write {path_text(args.out or '')}: "
+                      f"{exc.strerror or exc}", 1)
