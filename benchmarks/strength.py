@@ -19,7 +19,7 @@ import os
 import time
 
 import shock_rules as sr
-from shock_rules.cli.simulate import run_simulation
+from shock_rules.simulation import run_simulation
 
 
 def match(strong: str, weak: str, games: int, variant: sr.Variant, jobs: int,

@@ -163,7 +163,7 @@ def test_simulate_results_match_the_games_they_describe(tmp_path: Path) -> None:
     import random
 
     from shock_rules.bots import make_bot, play_game
-    from shock_rules.cli.simulate import game_seed
+    from shock_rules.simulation import game_seed
 
     out = tmp_path / "r.json"
     assert main(["simulate", "--games", "4", "--bots", "random,heuristic", "--seed", "9",
@@ -454,7 +454,7 @@ def test_play_save_check_leaves_no_file_behind(
 
 
 def test_wilson_interval_is_right_at_zero_and_at_all_wins() -> None:
-    from shock_rules.cli.simulate import summarize, wilson
+    from shock_rules.simulation import summarize, wilson
 
     lo, hi = wilson(0.0, 20)
     assert lo == 0.0 and hi == pytest.approx(0.16113, abs=1e-5)  # 1.96^2 / (20 + 1.96^2)

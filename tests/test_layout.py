@@ -20,10 +20,11 @@ LAYERS: list[tuple[str, ...]] = [
     ("_json",),
     ("record",),
     ("_documents", "bots"),
+    ("simulation",),
     ("__init__", "cli"),
 ]
 RUNTIME_DEPS = {"attrs", "cattrs"}
-OPTIONAL = {"cli": {"rich"}}
+OPTIONAL = {"cli": {"rich"}, "simulation": {"ray"}}
 
 
 def _modules() -> dict[str, Path]:

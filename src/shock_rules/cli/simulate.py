@@ -1,21 +1,10 @@
 """``shock-rules simulate``: many games between bots, with win rates and their confidence.
 
-Each game ``g`` draws all its randomness (chance and the bots' choices) from its own generator
-seeded with ``(seed, g)``, so the results depend only on the arguments, never on ``--jobs`` or
-the order in which worker processes finish.
-
-The *lineup* names one bot per slot. With rotation (the default) slot ``i`` sits at seat
-``(i + g) % players`` in game ``g``, so seat order favours no slot. A shared victory (K28)
-counts as ``1/k`` of a win for each of the ``k`` winners, so the win rates of a game sum to 1
-and equal strength means ``1/players``.
-
-A win rate is the mean of the per-game win shares; its 95% confidence interval is the Wilson
-score interval with that mean and the number of games. For whole wins this is the usual
-interval for a proportion, right at 0 and 100% too (0 wins in 20 games: 0.0%-16.1%, where
-the normal approximation claims 0.0%-0.0%). Fractional shares only make it wider than it
-need be: a per-game value between 0 and 1 with mean ``p`` has a variance of at most
-``p(1 - p)``, the variance the Wilson interval assumes. A bot in several slots is averaged per
-game over its slots first, and the same holds.
+The games are played by :func:`shock_rules.simulation.run_simulation` (whose docstring says how
+games are seeded, how seats rotate, how shared wins count and how the confidence intervals are
+made): the results depend only on the arguments, never on ``--jobs``, the backend or the order
+in which games finish. ``--backend ray`` spreads the games over a Ray cluster (``--address``;
+without one, Ray starts embedded on this machine).
 
 While the games run, a progress bar (games done, rate, time left) is drawn on standard error
 when it is a terminal and ``--quiet`` is not given. ``--out FILE`` is checked to be writable
@@ -25,19 +14,14 @@ before the first game (exit status 1 if not).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
-import math
-import multiprocessing
-import random
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .._json import config_to_dict
 from .._rules.config import GameConfig, Variant
-from .._rules.events import Shocked, Withdrew
-from .._rules.state import State
-from ..bots import Bot, make_bot, play_game
+from ..simulation import lineup_of, run_simulation
 from ._args import (
     PROG,
     bots_arg,
@@ -50,157 +34,7 @@ from ._args import (
     unwritable,
 )
 
-__all__ = ["GameResult", "SlotStats", "register", "run_simulation", "simulate_command",
-           "wilson"]
-
-#: z for a two-sided 95% confidence interval.
-Z95 = 1.959963984540054
-
-# One game's result: the slot at each seat, and per slot its score, its share of the win,
-# its withdrawals and its shocks.
-GameResult = dict[str, Any]
-
-
-def lineup_of(names: Sequence[str], players: int) -> list[str]:
-    """Return one bot name per slot: the names given, the last one filling the other slots.
-
-    Raise :class:`ValueError` for too many names or an unknown bot.
-    """
-    names = [n.strip().lower() for n in names if n.strip()]
-    if not names:
-        raise ValueError("--bots needs at least one bot name")
-    if len(names) > players:
-        raise ValueError(f"--bots names {len(names)} bots for {players} players")
-    for n in names:
-        make_bot(n)  # validates the name
-    return names + [names[-1]] * (players - len(names))
-
-
-def game_seed(seed: int, game: int) -> str:
-    """Return the seed of game ``game`` of a simulation (text seeds hash the same everywhere)."""
-    return f"shock-rules-simulate:{seed}:{game}"
-
-
-def play_one(task: tuple[GameConfig, tuple[str, ...], int, int, bool]) -> GameResult:
-    """Play game ``g`` of a simulation and return its result (runs in worker processes)."""
-    config, lineup, seed, g, rotate = task
-    n = config.players
-    rng = random.Random(game_seed(seed, g))
-    shift = g % n if rotate else 0
-    slot_at = [(seat - shift) % n for seat in range(n)]
-    bots: list[Bot] = [make_bot(lineup[slot_at[seat]]) for seat in range(n)]
-    withdrawals = [0] * n
-    shocks = [0] * n
-
-    def count(state: State) -> None:
-        for e in state.events:
-            if type(e) is Withdrew:
-                withdrawals[slot_at[e.seat]] += 1
-            elif type(e) is Shocked:
-                shocks[slot_at[e.seat]] += 1
-
-    state = play_game(config, bots, rng, on_step=count)
-    best = max(state.in_bag)
-    winners = [s for s in range(n) if state.in_bag[s] == best]
-    score = [0] * n
-    share = [0.0] * n
-    for seat in range(n):
-        score[slot_at[seat]] = state.in_bag[seat]
-        if seat in winners:
-            share[slot_at[seat]] = 1.0 / len(winners)
-    return {"game": g, "slot_at_seat": slot_at, "scores": score, "win_share": share,
-            "withdrawals": withdrawals, "shocks": shocks}
-
-
-def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Return the Wilson score interval ``(low, high)`` of a proportion ``p`` observed in
-    ``n`` trials (``n = 0``: the whole range 0-1)."""
-    if n <= 0:
-        return 0.0, 1.0
-    z2n = z * z / n
-    centre = (p + z2n / 2) / (1 + z2n)
-    half = z / (1 + z2n) * math.sqrt(max(0.0, p * (1 - p) / n + z2n / (4 * n)))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """Return the mean of per-game win shares (each 0-1) and its 95% Wilson interval (see the
-    module docstring for why it holds for fractional shares)."""
-    n = len(values)
-    mean = sum(values) / n if n else 0.0
-    lo, hi = wilson(mean, n)
-    return mean, lo, hi
-
-
-SlotStats = dict[str, Any]
-
-
-def summarize(lineup: Sequence[str], results: Sequence[GameResult]) -> tuple[list[SlotStats],
-                                                                              list[SlotStats]]:
-    """Return the statistics per slot and per bot name (a bot in several slots is averaged per
-    game over its slots before the confidence interval is taken)."""
-    games = len(results)
-
-    def stats(label: str, bot: str, slots: list[int]) -> SlotStats:
-        k = len(slots)
-        share = [sum(r["win_share"][s] for s in slots) / k for r in results]
-        rate, lo, hi = _mean_ci(share)
-        return {
-            "slot": label, "bot": bot, "games": games,
-            "wins": round(sum(share) * k, 6),
-            "win_rate": round(rate, 6), "ci95": [round(lo, 6), round(hi, 6)],
-            "mean_score": round(sum(r["scores"][s] for r in results for s in slots)
-                                / (games * k), 4),
-            "withdrawals_per_game": round(sum(r["withdrawals"][s] for r in results
-                                              for s in slots) / (games * k), 4),
-            "shocks_per_game": round(sum(r["shocks"][s] for r in results for s in slots)
-                                     / (games * k), 4),
-        }
-
-    per_slot = [stats(str(i), name, [i]) for i, name in enumerate(lineup)]
-    per_bot = [stats("all", name, [i for i, x in enumerate(lineup) if x == name])
-               for name in dict.fromkeys(lineup)]
-    return per_slot, per_bot
-
-
-def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: int,
-                   jobs: int = 1, rotate: bool = True,
-                   progress: Any = None) -> dict[str, Any]:
-    """Play ``games`` games and return the results document (plain data, JSON-ready).
-
-    ``progress``, when given, is called with the number of games finished so far.
-    """
-    tasks = [(config, tuple(lineup), seed, g, rotate) for g in range(games)]
-    results: list[GameResult] = []
-    if jobs <= 1 or games <= 1:
-        for t in tasks:
-            results.append(play_one(t))
-            if progress is not None:
-                progress(len(results))
-    else:
-        # spawn: the same behaviour on every platform, and no fork of a threaded parent.
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(min(jobs, games)) as pool:
-            chunk = max(1, min(8, games // (4 * jobs)))
-            for r in pool.imap(play_one, tasks, chunksize=chunk):
-                results.append(r)
-                if progress is not None:
-                    progress(len(results))
-    per_slot, per_bot = summarize(lineup, results)
-    return {
-        "schema": "shock-rules/1",
-        "type": "simulation",
-        "config": config_to_dict(config),
-        "games": games,
-        "seed": seed,
-        "rotate": rotate,
-        "lineup": list(lineup),
-        "win_counting": "a shared victory counts 1/k of a win for each of its k winners",
-        "slots": per_slot,
-        "bots": per_bot,
-        "results": [{"scores": r["scores"], "slot_at_seat": r["slot_at_seat"]}
-                    for r in results],
-    }
+__all__ = ["register", "simulate_command"]
 
 
 def _pct(x: float) -> str:
@@ -235,7 +69,8 @@ def print_table(doc: dict[str, Any], out: TextIO) -> None:
 
 def simulate_command(players: int, variant: Variant, names: Sequence[str], games: int,
                      seed: int, jobs: int, rotate: bool, out_path: str | None,
-                     out: TextIO, err: TextIO, *, quiet: bool = False) -> int:
+                     out: TextIO, err: TextIO, *, quiet: bool = False,
+                     backend: str = "local", address: str | None = None) -> int:
     """Run ``shock-rules simulate``; return the exit status.
 
     The progress bar is drawn on ``err`` when it is a terminal, unless ``quiet``.
@@ -269,7 +104,8 @@ def simulate_command(players: int, variant: Variant, names: Sequence[str], games
                   disable=quiet or not err.isatty()) as bar:
         task = bar.add_task("playing", total=games)
         doc = run_simulation(config, lineup, games, seed, jobs, rotate,
-                             progress=lambda done: bar.update(task, completed=done))
+                             progress=lambda done: bar.update(task, completed=done),
+                             backend=backend, address=address)
     print_table(doc, out)
     if out_path is not None:
         with open(out_path, "w", encoding="utf-8") as f:
@@ -295,6 +131,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="keep each slot at its seat (default: rotate seats every game)")
     p.add_argument("--out", metavar="FILE", default=None,
                    help="write the results as JSON; checked before the first game")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local: worker processes on this machine (default); ray: batches of "
+                        "games on a Ray cluster (pip install 'shock-rules[ray]')")
+    p.add_argument("--address", metavar="ADDR", default=None,
+                   help="the Ray cluster to use with --backend ray ('auto', 'ray://HOST:PORT'); "
+                        "default: start Ray on this machine with --jobs CPUs")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no progress bar (there is none either when stderr is no terminal)")
     p.set_defaults(run=_run, parser=p)
@@ -305,6 +147,10 @@ def _run(args: argparse.Namespace) -> int:
         import rich  # noqa: F401
     except ImportError:
         args.parser.error("'simulate' needs the rich package: pip install 'shock-rules[cli]'")
+    if args.address is not None and args.backend != "ray":
+        args.parser.error("--address needs --backend ray")
+    if args.backend == "ray" and importlib.util.find_spec("ray") is None:
+        args.parser.error("--backend ray needs Ray: pip install 'shock-rules[ray]'")
     if len(args.bots) > args.players:
         args.parser.error(f"--bots names {len(args.bots)} bots for {args.players} players")
     if args.out is not None and (why := unwritable(args.out)) is not None:
@@ -312,7 +158,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return simulate_command(args.players, args.variant, args.bots, args.games, args.seed,
                                 args.jobs, args.rotate, args.out, sys.stdout, sys.stderr,
-                                quiet=args.quiet)
+                                quiet=args.quiet, backend=args.backend, address=args.address)
     except KeyboardInterrupt:
         print(f"\n{PROG} simulate: interrupted", file=sys.stderr)
         return 130

@@ -1,0 +1,271 @@
+"""Simulations: many seeded games between bots, on this machine or on a Ray cluster.
+
+:func:`run_simulation` plays a *lineup* -- one bot name per slot, as :func:`~shock_rules.bots.
+make_bot` knows them -- for a number of games and returns a results document (plain data,
+JSON-ready): per slot and per bot the win rate with its 95% confidence interval, mean score,
+withdrawals and shocks per game, and every game's scores. ``shock-rules simulate`` is this
+function with a table and a progress bar.
+
+Each game ``g`` draws all its randomness (chance and the bots' choices) from its own generator
+seeded with ``(seed, g)``, so the results depend only on the arguments: never on ``jobs``, on
+the backend, on the size of the Ray cluster or on the order in which games finish.
+
+With rotation (the default) slot ``i`` sits at seat ``(i + g) % players`` in game ``g``, so
+seat order favours no slot. A shared victory (K28) counts as ``1/k`` of a win for each of the
+``k`` winners, so the win rates of a game sum to 1 and equal strength means ``1/players``.
+
+A win rate is the mean of the per-game win shares; its 95% confidence interval is the Wilson
+score interval with that mean and the number of games. For whole wins this is the usual
+interval for a proportion, right at 0 and 100% too (0 wins in 20 games: 0.0%-16.1%, where
+the normal approximation claims 0.0%-0.0%). Fractional shares only make it wider than it
+need be: a per-game value between 0 and 1 with mean ``p`` has a variance of at most
+``p(1 - p)``, the variance the Wilson interval assumes. A bot in several slots is averaged per
+game over its slots first, and the same holds.
+
+Backends:
+
+- ``"local"``: ``jobs=1`` plays in this process; more jobs use worker processes.
+- ``"ray"`` (the ``[ray]`` extra): batches of games are Ray tasks. With ``address=None``, Ray is
+  started embedded on this machine with ``jobs`` CPUs and shut down afterwards; with an address
+  (``"auto"``, or ``"ray://head:10001"``) the games run on that cluster, whose workers need
+  ``shock-rules`` installed in the same version. A Ray session the caller already started is
+  used as it is.
+
+>>> import shock_rules as sr
+>>> doc = run_simulation(sr.GameConfig(players=3), ["heuristic", "random"], games=4, seed=1)
+>>> doc["games"], [s["bot"] for s in doc["slots"]]
+(4, ['heuristic', 'random', 'random'])
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from ._json import config_to_dict
+from ._rules.config import GameConfig
+from ._rules.events import Shocked, Withdrew
+from ._rules.state import State
+from .bots import Bot, make_bot, play_game
+
+__all__ = [
+    "BACKENDS", "GameResult", "SlotStats", "game_seed", "lineup_of", "play_batch", "play_one",
+    "run_simulation", "summarize", "wilson",
+]
+
+#: z for a two-sided 95% confidence interval.
+Z95 = 1.959963984540054
+
+# One game's result: the slot at each seat, and per slot its score, its share of the win,
+# its withdrawals and its shocks.
+GameResult = dict[str, Any]
+
+
+def lineup_of(names: Sequence[str], players: int) -> list[str]:
+    """Return one bot name per slot: the names given, the last one filling the other slots.
+
+    Raise :class:`ValueError` for too many names or an unknown bot.
+    """
+    names = [n.strip().lower() for n in names if n.strip()]
+    if not names:
+        raise ValueError("a lineup needs at least one bot name")
+    if len(names) > players:
+        raise ValueError(f"a lineup of {len(names)} bots is too long for {players} players")
+    for n in names:
+        make_bot(n)  # validates the name
+    return names + [names[-1]] * (players - len(names))
+
+
+def game_seed(seed: int, game: int) -> str:
+    """Return the seed of game ``game`` of a simulation (text seeds hash the same everywhere)."""
+    return f"shock-rules-simulate:{seed}:{game}"
+
+
+def play_one(task: tuple[GameConfig, tuple[str, ...], int, int, bool]) -> GameResult:
+    """Play game ``g`` of a simulation and return its result (runs in worker processes)."""
+    config, lineup, seed, g, rotate = task
+    n = config.players
+    rng = random.Random(game_seed(seed, g))
+    shift = g % n if rotate else 0
+    slot_at = [(seat - shift) % n for seat in range(n)]
+    bots: list[Bot] = [make_bot(lineup[slot_at[seat]]) for seat in range(n)]
+    withdrawals = [0] * n
+    shocks = [0] * n
+
+    def count(state: State) -> None:
+        for e in state.events:
+            if type(e) is Withdrew:
+                withdrawals[slot_at[e.seat]] += 1
+            elif type(e) is Shocked:
+                shocks[slot_at[e.seat]] += 1
+
+    state = play_game(config, bots, rng, on_step=count)
+    best = max(state.in_bag)
+    winners = [s for s in range(n) if state.in_bag[s] == best]
+    score = [0] * n
+    share = [0.0] * n
+    for seat in range(n):
+        score[slot_at[seat]] = state.in_bag[seat]
+        if seat in winners:
+            share[slot_at[seat]] = 1.0 / len(winners)
+    return {"game": g, "slot_at_seat": slot_at, "scores": score, "win_share": share,
+            "withdrawals": withdrawals, "shocks": shocks}
+
+
+def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Return the Wilson score interval ``(low, high)`` of a proportion ``p`` observed in
+    ``n`` trials (``n = 0``: the whole range 0-1)."""
+    if n <= 0:
+        return 0.0, 1.0
+    z2n = z * z / n
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z / (1 + z2n) * math.sqrt(max(0.0, p * (1 - p) / n + z2n / (4 * n)))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
+    """Return the mean of per-game win shares (each 0-1) and its 95% Wilson interval (see the
+    module docstring for why it holds for fractional shares)."""
+    n = len(values)
+    mean = sum(values) / n if n else 0.0
+    lo, hi = wilson(mean, n)
+    return mean, lo, hi
+
+
+SlotStats = dict[str, Any]
+
+
+def summarize(lineup: Sequence[str], results: Sequence[GameResult]) -> tuple[list[SlotStats],
+                                                                              list[SlotStats]]:
+    """Return the statistics per slot and per bot name (a bot in several slots is averaged per
+    game over its slots before the confidence interval is taken)."""
+    games = len(results)
+
+    def stats(label: str, bot: str, slots: list[int]) -> SlotStats:
+        k = len(slots)
+        share = [sum(r["win_share"][s] for s in slots) / k for r in results]
+        rate, lo, hi = _mean_ci(share)
+        return {
+            "slot": label, "bot": bot, "games": games,
+            "wins": round(sum(share) * k, 6),
+            "win_rate": round(rate, 6), "ci95": [round(lo, 6), round(hi, 6)],
+            "mean_score": round(sum(r["scores"][s] for r in results for s in slots)
+                                / (games * k), 4),
+            "withdrawals_per_game": round(sum(r["withdrawals"][s] for r in results
+                                              for s in slots) / (games * k), 4),
+            "shocks_per_game": round(sum(r["shocks"][s] for r in results for s in slots)
+                                     / (games * k), 4),
+        }
+
+    per_slot = [stats(str(i), name, [i]) for i, name in enumerate(lineup)]
+    per_bot = [stats("all", name, [i for i, x in enumerate(lineup) if x == name])
+               for name in dict.fromkeys(lineup)]
+    return per_slot, per_bot
+
+
+BACKENDS: Final = ("local", "ray")
+
+
+def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: int,
+                   jobs: int = 1, rotate: bool = True,
+                   progress: Callable[[int], object] | None = None, *,
+                   backend: str = "local", address: str | None = None,
+                   batch: int | None = None) -> dict[str, Any]:
+    """Play ``games`` games and return the results document (plain data, JSON-ready).
+
+    ``lineup`` names one bot per slot; the last name fills the slots left (see
+    :func:`lineup_of`). ``backend="local"`` plays the
+    games in this process (``jobs=1``) or in ``jobs`` worker processes; ``backend="ray"`` sends
+    them in seeded batches of ``batch`` games to a Ray cluster at ``address`` (``None``: Ray
+    started embedded on this machine, with ``jobs`` workers). The document is the same for the
+    same arguments whatever the backend, ``jobs`` or ``batch``: each game draws its randomness
+    from its own seed (:func:`game_seed`). ``progress``, when given, is called with the
+    number of games finished so far.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    if games < 1 or jobs < 1 or (batch is not None and batch < 1):
+        raise ValueError("games, jobs and batch must be positive")
+    lineup = lineup_of(lineup, config.players)
+    tasks = [(config, tuple(lineup), seed, g, rotate) for g in range(games)]
+    if backend == "ray":
+        results = _on_ray(tasks, jobs, address, batch, progress)
+    else:
+        results = _on_processes(tasks, jobs, progress)
+    per_slot, per_bot = summarize(lineup, results)
+    return {
+        "schema": "shock-rules/1",
+        "type": "simulation",
+        "config": config_to_dict(config),
+        "games": games,
+        "seed": seed,
+        "rotate": rotate,
+        "lineup": list(lineup),
+        "win_counting": "a shared victory counts 1/k of a win for each of its k winners",
+        "slots": per_slot,
+        "bots": per_bot,
+        "results": [{"scores": r["scores"], "slot_at_seat": r["slot_at_seat"]}
+                    for r in results],
+    }
+
+
+Task = tuple[GameConfig, tuple[str, ...], int, int, bool]
+
+
+def _on_processes(tasks: list[Task], jobs: int,
+                  progress: Callable[[int], object] | None) -> list[GameResult]:
+    results: list[GameResult] = []
+    if jobs <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            results.append(play_one(t))
+            if progress is not None:
+                progress(len(results))
+        return results
+    # spawn: the same behaviour on every platform, and no fork of a threaded parent.
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(min(jobs, len(tasks))) as pool:
+        chunk = max(1, min(8, len(tasks) // (4 * jobs)))
+        for r in pool.imap(play_one, tasks, chunksize=chunk):
+            results.append(r)
+            if progress is not None:
+                progress(len(results))
+    return results
+
+
+def play_batch(tasks: Sequence[Task]) -> list[GameResult]:
+    """Play a batch of games of a simulation (the unit of work sent to a Ray worker)."""
+    return [play_one(t) for t in tasks]
+
+
+def _on_ray(tasks: list[Task], jobs: int, address: str | None, batch: int | None,
+            progress: Callable[[int], object] | None) -> list[GameResult]:
+    try:
+        import ray  # the [ray] extra
+    except ImportError:
+        raise RuntimeError("the ray backend needs Ray: pip install 'shock-rules[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        # Embedded (address None) or a cluster; quiet: this is a library call, not a console.
+        ray.init(address=address, num_cpus=jobs if address is None else None,
+                 include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        size = batch or max(1, min(50, len(tasks) // (4 * jobs)))
+        remote = ray.remote(play_batch)
+        pending = {remote.remote(tasks[i:i + size]): i for i in range(0, len(tasks), size)}
+        by_game: dict[int, GameResult] = {}
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                del pending[ref]
+                for r in ray.get(ref):
+                    by_game[r["game"]] = r
+            if progress is not None:
+                progress(len(by_game))
+        # Batches finish in any order; the document lists games in their own order.
+        return [by_game[g] for g in range(len(tasks))]
+    finally:
+        if started:
+            ray.shutdown()
