@@ -54,7 +54,9 @@ trick_gems         1           the gems on the cards of the current trick
 Cards are indexed 0-43 suit-major in the rulebook's suit order (hearts, spades, diamonds,
 clubs): ``index = 11 * suit + rank - 1``, so 1H is 0, 11H is 10, 1S is 11 and 11C is 43. Chest
 kinds follow the edition's order (``GameConfig.edition.chest``). Bits and one-hots are 0/1;
-counts are raw (not scaled); only ``supply`` can be negative.
+counts are raw (not scaled); only ``supply`` can be negative. Each field declares bounds
+(:attr:`Field.low`, :attr:`Field.high`) for an observation space; gem counts are bounded by
+:data:`GEM_BOUND`.
 
 Decision actions have fixed indexes, :data:`NUM_ACTIONS` in all (chance outcomes are not agent
 actions; the adapters resolve them or, for OpenSpiel, number them separately):
@@ -86,6 +88,7 @@ from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig, Varian
 from .._rules.state import Phase, Status
 
 __all__ = [
+    "GEM_BOUND",
     "NUM_ACTIONS",
     "EncodingError",
     "Field",
@@ -103,6 +106,10 @@ NUM_ACTIONS: Final = 4 * NUM_CARDS + 2
 _DECISIONS: Final[tuple[Action, ...]] = PLAY + WITHDRAW + DOWN + COVER + (REVEAL, STOP)
 _INDEX: Final = {a: i for i, a in enumerate(_DECISIONS)}
 assert len(_DECISIONS) == NUM_ACTIONS
+
+#: The bound the encoding declares for gem counts (and the supply's deficit). It only sizes the
+#: observation space: the supply starts at 280 and a game hands out far fewer gems than this.
+GEM_BOUND: Final = 10_000.0
 
 _SLOTS: Final = MAX_PLAYERS
 _TRICK_SLOT: Final = 1 + _SLOTS + 1 + NUM_CARDS + 1
@@ -124,11 +131,10 @@ class Field:
     offset: int
     #: Its number of entries.
     size: int
-    #: The largest value an entry takes (1 for bits and one-hots); ``None`` for unbounded
-    #: counts.
-    high: float | None
-    #: The smallest value an entry takes; ``None`` when unbounded (the supply, K29).
-    low: float | None = 0.0
+    #: The largest value an entry takes (1 for bits and one-hots).
+    high: float
+    #: The smallest value an entry takes (0 except for the supply, which may be negative, K29).
+    low: float = 0.0
 
     @property
     def stop(self) -> int:
@@ -141,13 +147,16 @@ def layout(config: GameConfig) -> tuple[Field, ...]:
 
     Only the chest fields depend on the config (on its edition's chest cards).
     """
-    kinds = len(tables_for(config).chest_cards)
-    spec: list[tuple[str, int, float | None, float | None]] = [
+    t = tables_for(config)
+    kinds = len(t.chest_cards)
+    chest = float(sum(t.chest_counts))
+    cards = float(NUM_CARDS)
+    spec: list[tuple[str, int, float, float]] = [
         ("players", MAX_PLAYERS - MIN_PLAYERS + 1, 1.0, 0.0),
         ("variant", 1, 1.0, 0.0),
         ("seat", _SLOTS, 1.0, 0.0),
         ("round", ROUNDS, 1.0, 0.0),
-        ("trick_number", 1, None, 0.0),
+        ("trick_number", 1, cards, 0.0),
         ("phase", len(Phase), 1.0, 0.0),
         ("to_move", _SLOTS, 1.0, 0.0),
         ("my_turn", 1, 1.0, 0.0),
@@ -161,15 +170,15 @@ def layout(config: GameConfig) -> tuple[Field, ...]:
         ("hand", NUM_CARDS, 1.0, 0.0),
         ("own_face_down", NUM_CARDS, 1.0, 0.0),
         ("discard", NUM_CARDS, 1.0, 0.0),
-        ("trick", _SLOTS * _TRICK_SLOT, None, 0.0),
-        ("seats", _SLOTS * _SEAT_SLOT, None, 0.0),
-        ("deck_size", 1, float(NUM_CARDS), 0.0),
-        ("supply", 1, None, None),
-        ("chest_deck", kinds, None, 0.0),
-        ("chest_discard", kinds, None, 0.0),
-        ("chest_centre", kinds, None, 0.0),
+        ("trick", _SLOTS * _TRICK_SLOT, GEM_BOUND, 0.0),
+        ("seats", _SLOTS * _SEAT_SLOT, GEM_BOUND, 0.0),
+        ("deck_size", 1, cards, 0.0),
+        ("supply", 1, float(t.supply), -GEM_BOUND),
+        ("chest_deck", kinds, chest, 0.0),
+        ("chest_discard", kinds, chest, 0.0),
+        ("chest_centre", kinds, chest, 0.0),
         ("revealed", 1, 3.0, 0.0),
-        ("trick_gems", 1, None, 0.0),
+        ("trick_gems", 1, GEM_BOUND, 0.0),
     ]
     fields = []
     offset = 0

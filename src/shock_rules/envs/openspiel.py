@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 import numpy as np
-import pyspiel  # type: ignore[import-untyped]
+import pyspiel
 
 from .._errors import ConfigError, IllegalActionError
 from .._info.view import view
@@ -144,7 +144,7 @@ class _Frozen:
         return self
 
 
-class ShockRulesGame(pyspiel.Game):  # type: ignore[misc]
+class ShockRulesGame(pyspiel.Game):
     """The OpenSpiel game of *Shock! Knights & Poisons* (``python_shock_rules``)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -192,7 +192,7 @@ class ShockRulesGame(pyspiel.Game):  # type: ignore[misc]
         return _MAX_CHANCE
 
 
-class ShockRulesState(pyspiel.State):  # type: ignore[misc]
+class ShockRulesState(pyspiel.State):
     """An OpenSpiel state: a :class:`shock_rules.State` and the steps that led to it."""
 
     def __init__(self, game: ShockRulesGame) -> None:

@@ -7,7 +7,7 @@ Needs the ``pettingzoo`` extra (``pip install 'shock-rules[pettingzoo]'``).
 >>> e.reset(seed=7)
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-((779,), True)
+((618,), True)
 
 - :func:`env` returns the environment wrapped like PettingZoo's classic games
   (``TerminateIllegalWrapper`` -- an illegal action ends the game with reward -1 for the agent
@@ -45,8 +45,9 @@ from .._info.view import spectator_view, view
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import apply, is_chance, is_terminal, new_game, sample_chance
 from .._rules.state import State
-from ._encoding import NUM_ACTIONS, action_mask, action_of, encode, layout, observation_size
+from ._encoding import NUM_ACTIONS, action_mask, action_of, encode
 from ._rewards import check_reward, final_rewards
+from ._spaces import observation_box
 from ._text import table_text
 
 __all__ = ["env", "raw_env"]
@@ -66,20 +67,7 @@ def env(players: int = 4, variant: str | Variant = "standard", render_mode: str 
     return e
 
 
-def observation_box(config: GameConfig) -> spaces.Box:
-    """Return the :class:`gymnasium.spaces.Box` of :func:`~shock_rules.envs.encode`'s vector
-    for games of ``config`` (float32; each field's bounds from :func:`~shock_rules.envs.layout`).
-    """
-    size = observation_size(config)
-    low = np.zeros(size, np.float32)
-    high = np.zeros(size, np.float32)
-    for f in layout(config):
-        low[f.offset:f.stop] = -np.inf if f.low is None else f.low
-        high[f.offset:f.stop] = np.inf if f.high is None else f.high
-    return spaces.Box(low=low, high=high, dtype=np.float32)
-
-
-class raw_env(AECEnv[str, ObsDict, int]):  # noqa: N801 -- PettingZoo's naming convention
+class raw_env(AECEnv[str, ObsDict, int]):
     """The unwrapped AEC environment of one game (see the module's docstring)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 -- PettingZoo reads it from the class
