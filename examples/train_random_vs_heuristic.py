@@ -136,8 +136,8 @@ def win_rate(env: Any, policy: Policy, seeds: Sequence[int], rng_seed: int) -> f
 
 def train(generations: int, population: int, games: int, seed: int) -> np.ndarray[Any, Any]:
     """Return the weights the cross-entropy method finds: each generation samples
-    ``population`` weight vectors around the mean, plays each ``games`` seeded games, and moves
-    the mean and spread to the best quarter."""
+    ``population`` weight vectors around the mean, plays each on the same ``games`` seeded
+    games, and moves the mean and spread towards the best quarter."""
     env = make_env("share")  # the share of the gems says more per game than a win or a loss
     rng = np.random.default_rng(seed)
     mean = np.zeros(NUM_FEATURES)
@@ -145,13 +145,17 @@ def train(generations: int, population: int, games: int, seed: int) -> np.ndarra
     elite = max(2, population // 4)
     for g in range(generations):
         thetas = mean + std * rng.standard_normal((population, NUM_FEATURES))
-        seeds = [10_000 * (g + 1) + i for i in range(games)]  # the same games for all
+        # The same training games for every candidate of every generation (common random
+        # numbers): candidates differ only by their weights, not by their luck. The evaluation
+        # below uses other games.
+        seeds = [10_000 + i for i in range(games)]
         scores = [win_rate(env, linear_policy(t), seeds, seed + g) for t in thetas]
         best = thetas[np.argsort(scores)[-elite:]]
         # Move half-way to the elite: a noisy generation cannot throw the search far off.
         mean = 0.5 * mean + 0.5 * best.mean(axis=0)
         std = 0.5 * std + 0.5 * best.std(axis=0) + 0.05
-        print(f"generation {g + 1}: best {max(scores):.2f}, mean {np.mean(scores):.2f}")
+        print(f"generation {g + 1}: share of the gems banked, best candidate {max(scores):.2f},"
+              f" mean {np.mean(scores):.2f}")
     return mean
 
 

@@ -26,4 +26,4 @@ def test_the_learned_policy_beats_the_random_bot(capsys: pytest.CaptureFixture[s
     # Deterministic (every game seeded); the margin is in standard errors of the difference of
     # two win rates over 300 games each: 3 is far beyond chance.
     assert rates["margin_se"] >= 3.0
-    assert rates["learned"] - rates["random"] >= 0.08
+    assert rates["learned"] - rates["random"] >= 0.1
