@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 
 import pytest
 
@@ -163,3 +164,22 @@ def test_final_rewards_schemes() -> None:
     assert final_rewards((6, 2, 0, 0), zero_sum=True) == [0.5, 0.0, -0.25, -0.25]
     with pytest.raises(sr.ConfigError, match="unknown reward 'gems'"):
         final_rewards((1, 2, 3), "gems")
+
+
+def test_the_documented_layouts_match_the_code() -> None:
+    from pathlib import Path
+
+    import shock_rules.envs._encoding as enc
+
+    fields = layout(sr.GameConfig())
+    page = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
+    text = page.read_text(encoding="utf-8")
+    section = text[text.index("## The observation vector"):text.index("## Actions")]
+    rows = re.findall(r"^\| (\w+) \| (\w+) \|", section, re.M)
+    table = [(name, size) for name, size in rows if name != "field"]
+    kinds = str(len(sr.GameConfig().edition.chest))
+    assert [(n, kinds if s == "K" else s) for n, s in table] == [
+        (f.name, str(f.size)) for f in fields]
+    doc = enc.__doc__ or ""
+    documented = re.findall(r"^(\w+)\s{2,}\S", doc, re.M)
+    assert [n for n in documented if n in {f.name for f in fields}] == [f.name for f in fields]

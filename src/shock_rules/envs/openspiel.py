@@ -72,6 +72,7 @@ _DEFAULTS: Final[dict[str, Any]] = {
 # card, at most 11 tricks with up to 3 chest cards revealed (and as many choices) each, and
 # at most one cover per number card; plus the first leader.
 _TRICKS: Final = 11
+_CHEST_BASE: Final = 2 * NUM_CARDS  # the first chance id of a chest card
 _MAX_DECISIONS: Final = ROUNDS * (NUM_CARDS + NUM_CARDS + 3 * _TRICKS)
 _MAX_CHANCE: Final = ROUNDS * (NUM_CARDS + 1 + 3 * _TRICKS) + 1
 
@@ -93,10 +94,6 @@ _GAME_TYPE: Final = pyspiel.GameType(
 )
 
 
-def _chest_base() -> int:
-    return 2 * NUM_CARDS
-
-
 def chance_id(state: State, action: Action) -> int:
     """Return the OpenSpiel id of a chance outcome (see the module's docstring)."""
     kind = action.kind
@@ -105,9 +102,9 @@ def chance_id(state: State, action: Action) -> int:
     if kind is ActionKind.TRUMP and action.card is not None:
         return NUM_CARDS + action.card.index
     if kind is ActionKind.CHEST and action.chest_card is not None:
-        return _chest_base() + state.tables.chest_index[action.chest_card]
+        return _CHEST_BASE + state.tables.chest_index[action.chest_card]
     if kind is ActionKind.LEADER and action.seat is not None:
-        return _chest_base() + len(state.tables.chest_cards) + action.seat
+        return _CHEST_BASE + len(state.tables.chest_cards) + action.seat
     raise IllegalActionError(f"'{action}' is not a chance outcome", action=action)
 
 
@@ -117,7 +114,7 @@ def chance_of(state: State, outcome: int) -> Action:
     Raise :class:`~shock_rules.IllegalActionError` if no outcome of that kind has that id.
     """
     kinds = len(state.tables.chest_cards)
-    base = _chest_base()
+    base = _CHEST_BASE
     if state.phase is Phase.DEAL and 0 <= outcome < NUM_CARDS:
         return DEAL[outcome]
     if state.phase is Phase.TRUMP and NUM_CARDS <= outcome < base:
