@@ -20,11 +20,12 @@ LAYERS: list[tuple[str, ...]] = [
     ("_json",),
     ("record",),
     ("_documents", "bots"),
-    ("simulation",),
+    ("simulation", "envs"),
     ("__init__", "cli"),
 ]
 RUNTIME_DEPS = {"attrs", "cattrs"}
-OPTIONAL = {"cli": {"rich"}, "simulation": {"ray"}}
+OPTIONAL = {"cli": {"rich"}, "simulation": {"ray"},
+            "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel"}}
 
 
 def _modules() -> dict[str, Path]:

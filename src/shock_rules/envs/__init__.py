@@ -1,0 +1,66 @@
+"""Adapters to the frameworks game-AI research trains in, each behind its own extra.
+
+- :mod:`shock_rules.envs.pettingzoo` (extra ``pettingzoo``): an AEC environment of the whole
+  table, ``env(players=4, variant="standard", render_mode=None)``, agents ``player_0``...
+- :mod:`shock_rules.envs.openspiel` (extra ``openspiel``): importing it registers the Python
+  game ``python_shock_rules`` with explicit chance nodes and their exact probabilities.
+- :mod:`shock_rules.envs.gymnasium` (extra ``gymnasium``): one seat against bots, registered
+  as ``ShockRules-v0``.
+
+This package itself imports no framework (nor numpy): ``import shock_rules.envs`` works with
+none installed, and only the module of an adapter needs its extra. What the adapters share
+lives here, in pure Python:
+
+- :func:`encode` turns a seat's :class:`~shock_rules.PlayerView` -- never the full state --
+  into a fixed-size vector whose fields :func:`layout` lists (the table is in the module
+  ``shock_rules.envs._encoding`` and in the documentation's *Environments* page);
+- :func:`action_index` and :func:`action_of` number the decision actions ``0`` to
+  :data:`NUM_ACTIONS` ``- 1`` (play, withdraw, down and cover a card; reveal; stop), and
+  :func:`action_mask` marks the legal ones;
+- :func:`final_rewards` is what the adapters pay at the end of a game (score shares by default,
+  win shares or raw scores, optionally zero-sum).
+
+>>> import random
+>>> import shock_rules as sr
+>>> from shock_rules.envs import action_of, encode, observation_size
+>>> s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(3))
+>>> v = sr.view(s, s.actor)
+>>> len(encode(v)) == observation_size(v.config)
+True
+>>> action_of(176), action_of(0)
+(Action.parse('reveal'), Action.parse('play 1H'))
+"""
+
+from __future__ import annotations
+
+from .._public import publish
+from ._encoding import (
+    GEM_BOUND,
+    NUM_ACTIONS,
+    EncodingError,
+    Field,
+    action_index,
+    action_mask,
+    action_of,
+    encode,
+    layout,
+    observation_size,
+)
+from ._rewards import REWARDS, final_rewards
+
+__all__ = [
+    "GEM_BOUND",
+    "NUM_ACTIONS",
+    "REWARDS",
+    "EncodingError",
+    "Field",
+    "action_index",
+    "action_mask",
+    "action_of",
+    "encode",
+    "final_rewards",
+    "layout",
+    "observation_size",
+]
+
+publish(__name__, globals(), __all__)

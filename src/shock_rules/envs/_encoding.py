@@ -1,0 +1,322 @@
+"""The fixed-size encoding of a seat's view, and the fixed indexing of decision actions.
+
+Every adapter of :mod:`shock_rules.envs` observes a game through :func:`encode`, which reads a
+:class:`~shock_rules.PlayerView` only -- never the full state -- so an agent cannot learn from
+another seat's hand, the undealt cards or another seat's face-down cards (K34). Two positions
+that a seat cannot tell apart therefore encode to the same vector for that seat.
+
+Seats are encoded *relative to the viewer*: slot 0 is the viewer, slot 1 the next seat
+clockwise, and so on. The per-seat and per-trick-card blocks have 5 slots (the most players);
+the slots past the player count stay zero. A one-hot block is all zero when its value is
+unknown or absent (no trump card yet, no leader yet, nobody to move).
+
+The layout, in order (``P`` = 5 seat slots, ``K`` = the edition's distinct chest cards, 7 in the
+default edition; :func:`layout` lists each field with its offset and size):
+
+=================  ==========  ==============================================================
+field              size        content
+=================  ==========  ==============================================================
+players            3           one-hot: 3, 4 or 5 players
+variant            1           1 for the simplified variant, 0 for the standard one
+seat               5           one-hot: the viewer's own (absolute) seat number
+round              5           one-hot: round 1-5
+trick_number       1           the trick within the round, from 1
+phase              8           one-hot: :class:`~shock_rules.Phase` (DEAL ... OVER)
+to_move            P           one-hot relative seat that must decide now (zero at chance)
+my_turn            1           1 when the viewer must decide
+leader             P           relative seat that opened the current trick
+lead_seat          P           relative seat leading the trick in the rulebook's sense
+round_leader       P           relative seat that led the round's first trick
+last_winner        P           relative seat that last won a trick this round
+trump              44          one-hot: the trump card (card index, see below)
+trump_suit         4           one-hot: the trump suit
+lead_suit          4           one-hot: the suit of the trick's first face-up card
+hand               44          the viewer's hand, one bit per card
+own_face_down      44          the cards the viewer played face down this round
+discard            44          the face-up cards of the number-card discard pile
+trick              5 x 52      per trick card in play order: present (1), relative seat (P),
+                               face up (1), the card (44; zero when another seat's card lies
+                               face down), gems on it (1)
+seats              P x 20      per relative seat: present (1), status one-hot (3: in,
+                               withdrawn, shocked), cards in hand (1), face-down cards this
+                               round (1), gems on the bag (1), gems in the bag (1), uncovered
+                               poison cards per poison type (3), covered ones per type (3),
+                               potion cards (1), stored potions (1), void suits (4)
+deck_size          1           cards in the dungeon deck
+supply             1           the supply's balance (may be negative, K29)
+chest_deck         K           chest cards left in the chest deck, per kind
+chest_discard      K           chest gem cards in the chest discard pile, per kind
+chest_centre       K           chest poison cards in the centre of the table, per kind
+revealed           1           chest cards revealed in the current challenge (0-3)
+trick_gems         1           the gems on the cards of the current trick
+=================  ==========  ==============================================================
+
+Cards are indexed 0-43 suit-major in the rulebook's suit order (hearts, spades, diamonds,
+clubs): ``index = 11 * suit + rank - 1``, so 1H is 0, 11H is 10, 1S is 11 and 11C is 43. Chest
+kinds follow the edition's order (``GameConfig.edition.chest``). Bits and one-hots are 0/1;
+counts are raw (not scaled); only ``supply`` can be negative. Each field declares bounds
+(:attr:`Field.low`, :attr:`Field.high`) for an observation space; gem counts are bounded by
+:data:`GEM_BOUND`.
+
+Decision actions have fixed indexes, :data:`NUM_ACTIONS` in all (chance outcomes are not agent
+actions; the adapters resolve them or, for OpenSpiel, number them separately):
+
+============  =========  ==========================================
+indexes       action     meaning
+============  =========  ==========================================
+0-43          play       play card *i* face up (K35)
+44-87         withdraw   leave the round, playing card *i* face down
+88-131        down       play card *i* face down when out of the round
+132-175       cover      cover poison card *i* with a potion (K16)
+176           reveal     reveal another chest card (K22)
+177           stop       end the chest challenge (K22)
+============  =========  ==========================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+import attrs
+
+from .._errors import ShockError
+from .._info.view import PlayerView
+from .._rules.actions import COVER, DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action
+from .._rules.cards import NUM_CARDS, Card
+from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig, Variant, tables_for
+from .._rules.state import Phase, Status
+
+__all__ = [
+    "GEM_BOUND",
+    "NUM_ACTIONS",
+    "EncodingError",
+    "Field",
+    "action_index",
+    "action_mask",
+    "action_of",
+    "encode",
+    "layout",
+    "observation_size",
+]
+
+#: The number of decision-action indexes (see the module's table).
+NUM_ACTIONS: Final = 4 * NUM_CARDS + 2
+
+_DECISIONS: Final[tuple[Action, ...]] = PLAY + WITHDRAW + DOWN + COVER + (REVEAL, STOP)
+_INDEX: Final = {a: i for i, a in enumerate(_DECISIONS)}
+assert len(_DECISIONS) == NUM_ACTIONS
+
+#: The bound the encoding declares for gem counts (and the supply's deficit). It only sizes the
+#: observation space: the supply starts at 280 and a game hands out far fewer gems than this.
+GEM_BOUND: Final = 10_000.0
+
+_SLOTS: Final = MAX_PLAYERS
+_TRICK_SLOT: Final = 1 + _SLOTS + 1 + NUM_CARDS + 1
+_POISON_TYPES: Final = 3  # an edition has exactly three poison types (K30)
+_SEAT_SLOT: Final = 1 + len(Status) + 4 + 2 * _POISON_TYPES + 2 + 4
+
+
+class EncodingError(ShockError, ValueError):
+    """An action index is out of range, or a view cannot be encoded (a spectator's view)."""
+
+
+@attrs.frozen
+class Field:
+    """One field of the encoding: its name, where it starts and how many entries it has."""
+
+    #: The field's name, as in the module's table.
+    name: str
+    #: The index of its first entry in the vector.
+    offset: int
+    #: Its number of entries.
+    size: int
+    #: The largest value an entry takes (1 for bits and one-hots).
+    high: float
+    #: The smallest value an entry takes (0 except for the supply, which may be negative, K29).
+    low: float = 0.0
+
+    @property
+    def stop(self) -> int:
+        """The index just past the field's last entry."""
+        return self.offset + self.size
+
+
+def layout(config: GameConfig) -> tuple[Field, ...]:
+    """Return the fields of the encoding for games of ``config``, in vector order.
+
+    Only the chest fields depend on the config (on its edition's chest cards).
+    """
+    t = tables_for(config)
+    kinds = len(t.chest_cards)
+    chest = float(sum(t.chest_counts))
+    cards = float(NUM_CARDS)
+    spec: list[tuple[str, int, float, float]] = [
+        ("players", MAX_PLAYERS - MIN_PLAYERS + 1, 1.0, 0.0),
+        ("variant", 1, 1.0, 0.0),
+        ("seat", _SLOTS, 1.0, 0.0),
+        ("round", ROUNDS, 1.0, 0.0),
+        ("trick_number", 1, cards, 0.0),
+        ("phase", len(Phase), 1.0, 0.0),
+        ("to_move", _SLOTS, 1.0, 0.0),
+        ("my_turn", 1, 1.0, 0.0),
+        ("leader", _SLOTS, 1.0, 0.0),
+        ("lead_seat", _SLOTS, 1.0, 0.0),
+        ("round_leader", _SLOTS, 1.0, 0.0),
+        ("last_winner", _SLOTS, 1.0, 0.0),
+        ("trump", NUM_CARDS, 1.0, 0.0),
+        ("trump_suit", 4, 1.0, 0.0),
+        ("lead_suit", 4, 1.0, 0.0),
+        ("hand", NUM_CARDS, 1.0, 0.0),
+        ("own_face_down", NUM_CARDS, 1.0, 0.0),
+        ("discard", NUM_CARDS, 1.0, 0.0),
+        ("trick", _SLOTS * _TRICK_SLOT, GEM_BOUND, 0.0),
+        ("seats", _SLOTS * _SEAT_SLOT, GEM_BOUND, 0.0),
+        ("deck_size", 1, cards, 0.0),
+        ("supply", 1, float(t.supply), -GEM_BOUND),
+        ("chest_deck", kinds, chest, 0.0),
+        ("chest_discard", kinds, chest, 0.0),
+        ("chest_centre", kinds, chest, 0.0),
+        ("revealed", 1, 3.0, 0.0),
+        ("trick_gems", 1, GEM_BOUND, 0.0),
+    ]
+    fields = []
+    offset = 0
+    for name, size, high, low in spec:
+        fields.append(Field(name, offset, size, high, low))
+        offset += size
+    return tuple(fields)
+
+
+def observation_size(config: GameConfig) -> int:
+    """Return the length of :func:`encode`'s vector for games of ``config``."""
+    return layout(config)[-1].stop
+
+
+def encode(view: PlayerView) -> list[float]:
+    """Return the fixed-size vector of a seat's view (layout in the module docstring).
+
+    Raise :class:`EncodingError` for a spectator's view: the encoding is a seat's.
+    """
+    seat = view.seat
+    if seat is None:
+        raise EncodingError("cannot encode a spectator's view: encode a seat's view")
+    config = view.config
+    n = config.players
+    t = tables_for(config)
+    f = {fl.name: fl.offset for fl in layout(config)}
+    v = [0.0] * observation_size(config)
+
+    def rel(s: int) -> int:
+        return (s - seat) % n
+
+    def one_hot_seat(name: str, s: int) -> None:
+        if s >= 0:
+            v[f[name] + rel(s)] = 1.0
+
+    def bits(name: str, cards: Iterable[Card]) -> None:
+        base = f[name]
+        for c in cards:
+            v[base + c.index] = 1.0
+
+    v[f["players"] + n - MIN_PLAYERS] = 1.0
+    v[f["variant"]] = 1.0 if config.variant is Variant.SIMPLIFIED else 0.0
+    v[f["seat"] + seat] = 1.0
+    v[f["round"] + view.round - 1] = 1.0
+    v[f["trick_number"]] = float(view.trick_number)
+    v[f["phase"] + int(view.phase)] = 1.0
+    to_move = view.to_move
+    if to_move is not None:
+        one_hot_seat("to_move", to_move)
+    v[f["my_turn"]] = 1.0 if view.my_turn else 0.0
+    one_hot_seat("leader", view.leader)
+    one_hot_seat("lead_seat", view.lead_seat)
+    one_hot_seat("round_leader", view.round_leader)
+    one_hot_seat("last_winner", view.last_winner)
+    if view.trump is not None:
+        v[f["trump"] + view.trump.index] = 1.0
+        v[f["trump_suit"] + int(view.trump.suit)] = 1.0
+    lead = view.lead_suit
+    if lead is not None:
+        v[f["lead_suit"] + int(lead)] = 1.0
+    bits("hand", view.hand)
+    bits("own_face_down", view.own_face_down)
+    bits("discard", view.discard)
+    for i, tc in enumerate(view.trick):
+        base = f["trick"] + i * _TRICK_SLOT
+        v[base] = 1.0
+        v[base + 1 + rel(tc.seat)] = 1.0
+        v[base + 1 + _SLOTS] = 1.0 if tc.face_up else 0.0
+        if tc.card is not None:
+            v[base + 2 + _SLOTS + tc.card.index] = 1.0
+        v[base + 2 + _SLOTS + NUM_CARDS] = float(tc.gems)
+    types = config.edition.poison_types
+    for sv in view.seats:
+        base = f["seats"] + rel(sv.seat) * _SEAT_SLOT
+        v[base] = 1.0
+        v[base + 1 + int(sv.status)] = 1.0
+        k = base + 1 + len(Status)
+        v[k] = float(sv.hand_size)
+        v[k + 1] = float(sv.face_down_count)
+        v[k + 2] = float(sv.on_bag)
+        v[k + 3] = float(sv.in_bag)
+        k += 4
+        for pc in sv.poisons:
+            v[k + types.index(pc.poison) + (_POISON_TYPES if pc.covered else 0)] += 1.0
+        k += 2 * _POISON_TYPES
+        v[k] = float(len(sv.potions))
+        v[k + 1] = float(sv.stored_potions)
+        for s in sv.void_suits:
+            v[k + 2 + int(s)] = 1.0
+    v[f["deck_size"]] = float(view.deck_size)
+    v[f["supply"]] = float(view.supply)
+    for name, cards in (
+        ("chest_deck", view.chest_deck),
+        ("chest_discard", view.chest_discard),
+        ("chest_centre", view.chest_centre),
+    ):
+        base = f[name]
+        for c in cards:
+            v[base + t.chest_index[c]] += 1.0
+    v[f["revealed"]] = float(view.revealed)
+    v[f["trick_gems"]] = float(view.trick_gems)
+    return v
+
+
+def action_index(action: Action) -> int:
+    """Return the fixed index of a decision action (see the module's table).
+
+    Raise :class:`EncodingError` for a chance outcome: it is not an agent's action.
+    """
+    found = _INDEX.get(action)
+    if found is None:
+        raise EncodingError(f"invalid action {str(action)!r}: a chance outcome has no index")
+    return found
+
+
+def action_of(index: int) -> Action:
+    """Return the decision action with the fixed ``index``.
+
+    Raise :class:`EncodingError` unless ``index`` is an integer 0 to ``NUM_ACTIONS - 1``.
+    """
+    try:
+        i = int(index)
+    except (TypeError, ValueError):
+        raise EncodingError(
+            f"invalid action index {index!r}: expected an integer 0-{NUM_ACTIONS - 1}"
+        ) from None
+    if i != index or not 0 <= i < NUM_ACTIONS:
+        raise EncodingError(
+            f"invalid action index {index!r}: expected an integer 0-{NUM_ACTIONS - 1}"
+        )
+    return _DECISIONS[i]
+
+
+def action_mask(actions: Iterable[Action]) -> list[int]:
+    """Return the 0/1 mask over the :data:`NUM_ACTIONS` indexes of the given legal actions
+    (``view.legal_actions``); all zero when the viewer has nothing to decide."""
+    mask = [0] * NUM_ACTIONS
+    for a in actions:
+        mask[action_index(a)] = 1
+    return mask
+

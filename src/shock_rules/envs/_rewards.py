@@ -1,0 +1,66 @@
+"""The final rewards the adapters pay: score shares, win shares or raw scores.
+
+Rewards are paid once, when the game ends (every step before pays 0):
+
+- ``"share"`` (the default): each seat's score over the sum of all scores; if nobody scored,
+  every seat gets ``1 / players``. The rewards sum to 1.
+- ``"win"``: ``1 / k`` to each of the ``k`` seats with the highest score (ties share the
+  victory, K28), 0 to the others. The rewards sum to 1.
+- ``"score"``: the raw score, the value of the gems in the seat's bag (general-sum).
+
+With ``zero_sum=True`` the mean reward is subtracted from every seat's, so the rewards sum
+to 0 (for ``"share"`` and ``"win"`` that is ``1 / players``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from .._errors import ConfigError
+
+__all__ = ["REWARDS", "check_reward", "final_rewards", "reward_bounds"]
+
+#: The reward schemes, by name.
+REWARDS: Final = ("share", "win", "score")
+
+
+def check_reward(reward: str) -> str:
+    """Return ``reward`` if it names a scheme; raise :class:`~shock_rules.ConfigError`."""
+    if reward not in REWARDS:
+        raise ConfigError(f"unknown reward {reward!r}: expected one of {', '.join(REWARDS)}")
+    return reward
+
+
+def final_rewards(scores: Sequence[int], reward: str = "share",
+                  zero_sum: bool = False) -> list[float]:
+    """Return each seat's final reward for the final ``scores`` under the scheme ``reward``."""
+    check_reward(reward)
+    n = len(scores)
+    if reward == "score":
+        out = [float(s) for s in scores]
+    elif reward == "win":
+        best = max(scores)
+        k = sum(1 for s in scores if s == best)
+        out = [1.0 / k if s == best else 0.0 for s in scores]
+    else:
+        total = sum(scores)
+        out = [s / total for s in scores] if total > 0 else [1.0 / n] * n
+    if zero_sum:
+        mean = sum(out) / n
+        out = [r - mean for r in out]
+    return out
+
+
+def reward_bounds(players: int, reward: str, zero_sum: bool,
+                  max_score: float) -> tuple[float, float]:
+    """Return the smallest and largest final reward of a seat (``max_score`` bounds a raw
+    score, for the ``"score"`` scheme)."""
+    check_reward(reward)
+    top = max_score if reward == "score" else 1.0
+    if not zero_sum:
+        return 0.0, top
+    if reward == "score":
+        return -top, top
+    # A share or win reward minus the mean 1/players.
+    return -1.0 / players, 1.0 - 1.0 / players

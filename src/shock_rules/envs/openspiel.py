@@ -1,0 +1,306 @@
+"""An OpenSpiel game: importing this module registers ``python_shock_rules``.
+
+Needs the ``openspiel`` extra (``pip install 'shock-rules[openspiel]'``; it imports ``pyspiel``).
+
+>>> import pyspiel
+>>> import shock_rules.envs.openspiel
+>>> game = pyspiel.load_game("python_shock_rules", {"players": 3})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 36)
+
+The game follows OpenSpiel's Python games (``open_spiel/python/games/kuhn_poker.py``): a
+sequential, imperfect-information, general-sum game with *explicit stochastic* chance and
+rewards at the end only.
+
+- Parameters: ``players`` (3-5, default 4), ``variant`` (``"standard"`` or ``"simplified"``),
+  ``reward`` (``"share"``, the default, or ``"win"``; see :func:`shock_rules.envs.final_rewards`)
+  and ``zero_sum`` (subtract the mean reward). The returns are bounded: a share or win reward
+  lies in [0, 1] (shifted by ``-1/players`` when zero-sum).
+- Player actions are the fixed decision indexes of :func:`shock_rules.envs.action_index`
+  (``num_distinct_actions`` is :data:`~shock_rules.envs.NUM_ACTIONS`).
+- Chance nodes list their outcomes with the engine's exact probabilities
+  (:func:`shock_rules.chance_outcomes`, given to OpenSpiel as floats). Chance outcomes have
+  their own ids: ``deal`` card *i* is *i* (0-43), ``trump`` card *i* is 44 + *i*, the chest card
+  of kind *k* (the edition's order) is 88 + *k*, and ``leader`` seat *s* is 88 + K + *s*, with K
+  the edition's number of distinct chest cards (7 by default).
+- Observation tensors and strings come from the seat's view only
+  (:func:`shock_rules.view`): the tensor is :func:`shock_rules.envs.encode` of the view, with
+  its fields as named pieces (``observer.dict``); the observation string is the table text of
+  the view. The information-state tensor is the same view encoding (it does not recall the
+  order of past plays); the information-state string has perfect recall: every step of the
+  game as the seat saw it, with other seats' dealt and face-down cards written ``?``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Final
+
+import numpy as np
+import pyspiel
+
+from .._errors import ConfigError, IllegalActionError
+from .._info.view import view
+from .._notation.position import format_position
+from .._rules.actions import DEAL, LEADER, TRUMP, Action, ActionKind
+from .._rules.cards import NUM_CARDS
+from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig, tables_for
+from .._rules.engine import (
+    apply,
+    chance_outcomes,
+    current_player,
+    is_chance,
+    is_terminal,
+    legal_actions,
+    new_game,
+)
+from .._rules.state import CHANCE, Phase, State
+from ._encoding import NUM_ACTIONS, action_index, action_of, encode, layout, observation_size
+from ._rewards import final_rewards, reward_bounds
+from ._text import table_text
+
+__all__ = ["GAME_NAME", "ShockRulesGame", "ShockRulesState", "chance_id", "chance_of"]
+
+#: The name the game is registered under.
+GAME_NAME: Final = "python_shock_rules"
+
+_DEFAULTS: Final[dict[str, Any]] = {
+    "players": 4, "variant": "standard", "reward": "share", "zero_sum": False,
+}
+# Upper bounds on one game's length, per round: at most 44 cards dealt and 44 played, one trump
+# card, at most 11 tricks with up to 3 chest cards revealed (and as many choices) each, and
+# at most one cover per number card; plus the first leader.
+_TRICKS: Final = 11
+_CHEST_BASE: Final = 2 * NUM_CARDS  # the first chance id of a chest card
+_MAX_DECISIONS: Final = ROUNDS * (NUM_CARDS + NUM_CARDS + 3 * _TRICKS)
+_MAX_CHANCE: Final = ROUNDS * (NUM_CARDS + 1 + 3 * _TRICKS) + 1
+
+_GAME_TYPE: Final = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Python Shock! Knights & Poisons",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=MIN_PLAYERS,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def chance_id(state: State, action: Action) -> int:
+    """Return the OpenSpiel id of a chance outcome (see the module's docstring)."""
+    kind = action.kind
+    if kind is ActionKind.DEAL and action.card is not None:
+        return action.card.index
+    if kind is ActionKind.TRUMP and action.card is not None:
+        return NUM_CARDS + action.card.index
+    if kind is ActionKind.CHEST and action.chest_card is not None:
+        return _CHEST_BASE + state.tables.chest_index[action.chest_card]
+    if kind is ActionKind.LEADER and action.seat is not None:
+        return _CHEST_BASE + len(state.tables.chest_cards) + action.seat
+    raise IllegalActionError(f"'{action}' is not a chance outcome", action=action)
+
+
+def chance_of(state: State, outcome: int) -> Action:
+    """Return the chance outcome with the OpenSpiel id ``outcome`` at ``state``'s chance node.
+
+    Raise :class:`~shock_rules.IllegalActionError` if no outcome of that kind has that id.
+    """
+    kinds = len(state.tables.chest_cards)
+    base = _CHEST_BASE
+    if state.phase is Phase.DEAL and 0 <= outcome < NUM_CARDS:
+        return DEAL[outcome]
+    if state.phase is Phase.TRUMP and NUM_CARDS <= outcome < base:
+        return TRUMP[outcome - NUM_CARDS]
+    if state.phase is Phase.CHEST and base <= outcome < base + kinds:
+        return Action.chest(state.tables.chest_cards[outcome - base])
+    if state.phase is Phase.LEADER and 0 <= outcome - base - kinds < state.config.players:
+        return LEADER[outcome - base - kinds]
+    raise IllegalActionError(f"invalid chance outcome {outcome!r} at a {state.phase.name} step")
+
+
+class _Frozen:
+    """An immutable value that OpenSpiel's ``clone()`` (a deep copy of every attribute) may
+    share instead of copying: a game state and the steps that led to it."""
+
+    __slots__ = ("state", "steps")
+
+    def __init__(self, state: State, steps: tuple[tuple[int, Action], ...]) -> None:
+        self.state = state
+        # (seat concerned, action): the receiving seat for a deal, the actor for a decision.
+        self.steps = steps
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Frozen:
+        return self
+
+
+class ShockRulesGame(pyspiel.Game):
+    """The OpenSpiel game of *Shock! Knights & Poisons* (``python_shock_rules``)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = dict(_DEFAULTS)
+        p.update(params or {})
+        if p["reward"] not in ("share", "win"):
+            raise ConfigError(
+                f"unknown reward {p['reward']!r}: expected 'share' or 'win' (OpenSpiel needs"
+                " bounded returns)"
+            )
+        config = GameConfig(players=int(p["players"]), variant=str(p["variant"]))
+        low, high = reward_bounds(config.players, p["reward"], bool(p["zero_sum"]), 1.0)
+        kinds = len(tables_for(config).chest_cards)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=2 * NUM_CARDS + kinds + MAX_PLAYERS,
+            num_players=config.players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=None,  # general-sum: OpenSpiel wants no declared sum
+            max_game_length=_MAX_DECISIONS,
+        )
+        super().__init__(_GAME_TYPE, info, params or {})
+        #: The configuration of the games.
+        self.config = config
+        #: The reward scheme (``"share"`` or ``"win"``).
+        self.reward = str(p["reward"])
+        #: Whether the mean reward is subtracted.
+        self.zero_sum = bool(p["zero_sum"])
+
+    def new_initial_state(self) -> ShockRulesState:
+        """Return the state before the first card is dealt."""
+        return ShockRulesState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> ShockRulesObserver:
+        """Return an observer of the view: perfect recall for information states."""
+        return ShockRulesObserver(
+            self.config, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            params,
+        )
+
+    def max_chance_nodes_in_history(self) -> int:
+        """Return an upper bound on a game's chance steps."""
+        return _MAX_CHANCE
+
+
+class ShockRulesState(pyspiel.State):
+    """An OpenSpiel state: a :class:`shock_rules.State` and the steps that led to it."""
+
+    def __init__(self, game: ShockRulesGame) -> None:
+        super().__init__(game)
+        self._game_config = game.config
+        self._reward = game.reward
+        self._zero_sum = game.zero_sum
+        self._now = _Frozen(new_game(game.config), ())
+
+    @property
+    def shock_state(self) -> State:
+        """The underlying :class:`shock_rules.State` (the full state, hidden cards too)."""
+        return self._now.state
+
+    @property
+    def steps(self) -> tuple[tuple[int, Action], ...]:
+        """The actions so far, each with its seat: the receiving seat for a deal, the actor for
+        a decision, -1 for other chance outcomes."""
+        return self._now.steps
+
+    def current_player(self) -> int:
+        """Return the seat to decide, or OpenSpiel's CHANCE or TERMINAL id."""
+        who = current_player(self._now.state)
+        if who is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if who is CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        assert isinstance(who, int)
+        return who
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """Return the player's legal decision indexes, ascending."""
+        s = self._now.state
+        if is_chance(s) or is_terminal(s) or player != s.actor:
+            return []
+        return sorted(action_index(a) for a in legal_actions(s))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Return the chance outcomes' ids and probabilities (ascending ids)."""
+        return [(i, float(p)) for i, p in self.exact_chance_outcomes()]
+
+    def exact_chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        """Return the chance outcomes' ids with their exact probabilities (ascending ids)."""
+        s = self._now.state
+        return sorted((chance_id(s, a), p) for a, p in chance_outcomes(s))
+
+    def _apply_action(self, action: int) -> None:
+        s = self._now.state
+        if is_chance(s):
+            act = chance_of(s, int(action))
+            seat = s.actor if s.phase is Phase.DEAL else -1
+        else:
+            act = action_of(int(action))
+            seat = s.actor
+        self._now = _Frozen(apply(s, act), (*self._now.steps, (seat, act)))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        s = self._now.state
+        if player == pyspiel.PlayerId.CHANCE:
+            return str(chance_of(s, int(action))) if is_chance(s) else f"chance {action}"
+        return str(action_of(int(action)))
+
+    def is_terminal(self) -> bool:
+        """Return whether the game is over."""
+        return is_terminal(self._now.state)
+
+    def returns(self) -> list[float]:
+        """Return the final rewards at the end of the game, zeros before."""
+        s = self._now.state
+        if not is_terminal(s):
+            return [0.0] * s.config.players
+        return final_rewards(s.in_bag, self._reward, self._zero_sum)
+
+    def __str__(self) -> str:
+        """Return the full position in the package's notation (for debugging)."""
+        return format_position(self._now.state)
+
+
+def _seen(seat: int, who: int, action: Action) -> str:
+    """Return how ``seat`` saw one step: a deal to another seat and another seat's face-down
+    card show ``?`` (K34)."""
+    if action.kind is ActionKind.DEAL:
+        return f"deal {action.card if who == seat else '?'} to {who}"
+    if action.kind in (ActionKind.WITHDRAW, ActionKind.DOWN) and who != seat:
+        return f"{who}: {action.kind.value} ?"
+    if who >= 0 and not action.is_chance:
+        return f"{who}: {action}"
+    return str(action)
+
+
+class ShockRulesObserver:
+    """An OpenSpiel observer (the PyObserver interface) of a seat's view."""
+
+    def __init__(self, config: GameConfig, iig_obs_type: Any,
+                 params: dict[str, Any] | None) -> None:
+        if params:
+            raise ConfigError(f"observation parameters are not supported, got {params!r}")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(observation_size(config), np.float32)
+        self.dict = {f.name: self.tensor[f.offset:f.stop] for f in layout(config)}
+
+    def set_from(self, state: ShockRulesState, player: int) -> None:
+        """Fill :attr:`tensor` with the encoding of ``player``'s view of ``state``."""
+        self.tensor[:] = encode(view(state.shock_state, player))
+
+    def string_from(self, state: ShockRulesState, player: int) -> str:
+        """Return ``player``'s information-state string (perfect recall) or observation
+        string (the table of its view)."""
+        if self.perfect_recall:
+            return f"p{player}|" + "|".join(_seen(player, w, a) for w, a in state.steps)
+        return table_text(view(state.shock_state, player))
+
+
+pyspiel.register_game(_GAME_TYPE, ShockRulesGame)

@@ -1,0 +1,179 @@
+"""A PettingZoo AEC environment: every seat an agent, chance resolved inside.
+
+Needs the ``pettingzoo`` extra (``pip install 'shock-rules[pettingzoo]'``).
+
+>>> from shock_rules.envs.pettingzoo import env
+>>> e = env(players=4)
+>>> e.reset(seed=7)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
+((618,), True)
+
+- :func:`env` returns the environment wrapped like PettingZoo's classic games
+  (``TerminateIllegalWrapper`` -- an illegal action ends the game with reward -1 for the agent
+  that made it and 0 for the others --, ``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``);
+  :class:`raw_env` is the unwrapped class, which raises
+  :class:`~shock_rules.IllegalActionError` on an illegal action instead.
+- The agents are ``player_0`` ... ``player_{n-1}``, one per seat; the agent to act is the seat
+  that must decide (trick winners lead, so the order is not round-robin).
+- Chance (dealing, the trump card, chest cards, the first leader; K6) is resolved inside with
+  a :class:`random.Random` seeded from ``reset(seed=...)``: the same seed and actions give the
+  same game.
+- Each observation is ``{"observation": encode(view), "action_mask": mask}``: the vector of
+  :func:`shock_rules.envs.encode` of the agent's own view (float32) and the 0/1 mask (int8)
+  over the :data:`~shock_rules.envs.NUM_ACTIONS` decision indexes; the mask is all zero for an
+  agent that is not to act.
+- Rewards are 0 until the game ends, then the final rewards of
+  :func:`shock_rules.envs.final_rewards`: by default each seat's share of the total score
+  (``reward="share"``); ``reward="win"`` pays ``1/k`` to each of ``k`` winners, and
+  ``reward="score"`` the raw score. ``zero_sum=True`` subtracts the mean.
+- ``render_mode="ansi"``: :meth:`raw_env.render` returns the public table as text.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .._errors import ConfigError, IllegalActionError
+from .._info.view import spectator_view, view
+from .._rules.config import GameConfig, Variant
+from .._rules.engine import apply, is_chance, is_terminal, new_game, sample_chance
+from .._rules.state import State
+from ._encoding import NUM_ACTIONS, action_mask, action_of, encode
+from ._rewards import check_reward, final_rewards
+from ._spaces import observation_box
+from ._text import table_text
+
+__all__ = ["env", "raw_env"]
+
+ObsDict = dict[str, np.ndarray[Any, Any]]
+
+
+def env(players: int = 4, variant: str | Variant = "standard", render_mode: str | None = None,
+        reward: str = "share", zero_sum: bool = False) -> AECEnv[str, ObsDict, int]:
+    """Return the AEC environment wrapped like PettingZoo's classic games (see the module)."""
+    e: AECEnv[str, ObsDict, int] = raw_env(players=players, variant=variant,
+                                          render_mode=render_mode, reward=reward,
+                                          zero_sum=zero_sum)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv[str, ObsDict, int]):
+    """The unwrapped AEC environment of one game (see the module's docstring)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 -- PettingZoo reads it from the class
+        "render_modes": ["ansi"],
+        "name": "shock_rules_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, players: int = 4, variant: str | Variant = "standard",
+                 render_mode: str | None = None, reward: str = "share",
+                 zero_sum: bool = False) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ConfigError(f"unknown render_mode {render_mode!r}: expected None or 'ansi'")
+        #: The configuration of every game this environment plays.
+        self.config = GameConfig(players=players, variant=variant)
+        self.render_mode = render_mode
+        self.reward = check_reward(reward)
+        self.zero_sum = bool(zero_sum)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = self.possible_agents[:]
+        box = observation_box(self.config)
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": box,
+                "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._rng = random.Random()
+        self._state: State = new_game(self.config)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+
+    @property
+    def state_now(self) -> State:
+        """The full state of the game in progress (for analysis; agents observe views)."""
+        return self._state
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """Return the agent's observation space (the same object on every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """Return the agent's action space, :data:`~shock_rules.envs.NUM_ACTIONS` indexes."""
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> ObsDict:
+        """Return the agent's observation: its view's vector and its action mask."""
+        v = view(self._state, self.possible_agents.index(agent))
+        return {
+            "observation": np.asarray(encode(v), dtype=np.float32),
+            "action_mask": np.asarray(action_mask(v.legal_actions), dtype=np.int8),
+        }
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; chance is drawn from ``random.Random(seed)`` (a fresh random seed
+        when ``seed`` is ``None``)."""
+        self._rng = random.Random(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._state = self._resolve(new_game(self.config))
+        self.agent_selection = self.possible_agents[self._state.actor]
+
+    def _resolve(self, state: State) -> State:
+        while is_chance(state):
+            state = apply(state, sample_chance(state, self._rng))
+        return state
+
+    def step(self, action: int | None) -> None:
+        """Apply the selected agent's action (a decision index); at the game's end pay the
+        final rewards. Raise :class:`~shock_rules.IllegalActionError` for an illegal one."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} must act: None is only for a finished agent")
+        seat = self.possible_agents.index(agent)
+        state = apply(self._state, action_of(action), seat)
+        self._state = self._resolve(state)
+        self._clear_rewards()
+        self._cumulative_rewards[agent] = 0.0
+        if is_terminal(self._state):
+            final = final_rewards(self._state.in_bag, self.reward, self.zero_sum)
+            for a, r in zip(self.possible_agents, final, strict=True):
+                self.rewards[a] = r
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[self._state.actor]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """Return the public table as text with ``render_mode="ansi"`` (nothing otherwise)."""
+        if self.render_mode != "ansi":
+            return None
+        return table_text(spectator_view(self._state))
+
+    def close(self) -> None:
+        """Release nothing: the environment holds no outside resource."""

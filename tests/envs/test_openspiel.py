@@ -1,0 +1,119 @@
+"""The OpenSpiel game passes OpenSpiel's own tests and plays with its bots."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import numpy as np  # noqa: E402 -- after the skip: numpy comes with the extra
+
+import shock_rules as sr  # noqa: E402
+from shock_rules.envs import encode  # noqa: E402
+from shock_rules.envs.openspiel import GAME_NAME, chance_of  # noqa: E402
+
+
+@pytest.mark.parametrize("params", [{"players": 3}, {"players": 4, "variant": "simplified"},
+                                    {"players": 5, "reward": "win", "zero_sum": True}])
+def test_random_sim_test_with_serialization(params: dict[str, object]) -> None:
+    game = pyspiel.load_game(GAME_NAME, params)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_game_type_and_info() -> None:
+    game = pyspiel.load_game(GAME_NAME)
+    t = game.get_type()
+    assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert t.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert game.num_players() == 4
+    assert game.num_distinct_actions() == sr.envs.NUM_ACTIONS
+    assert game.max_chance_outcomes() == 44 + 44 + 7 + 5
+    assert (game.min_utility(), game.max_utility()) == (0.0, 1.0)
+    with pytest.raises(sr.ConfigError, match="unknown reward 'score'"):
+        pyspiel.load_game(GAME_NAME, {"reward": "score"})
+
+
+def test_chance_nodes_carry_the_engines_exact_probabilities() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 3})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    seen = set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            exact = state.exact_chance_outcomes()
+            assert sum(p for _, p in exact) == Fraction(1)
+            s = state.shock_state
+            assert sorted((chance_of(s, i), p) for i, p in exact) == sorted(
+                sr.chance_outcomes(s))
+            assert state.chance_outcomes() == [(i, float(p)) for i, p in exact]
+            seen.add(s.phase)
+            ids = [i for i, _ in exact]
+            state.apply_action(ids[rng.integers(len(ids))])
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert {sr.Phase.DEAL, sr.Phase.TRUMP, sr.Phase.LEADER, sr.Phase.CHEST} <= seen
+
+
+def test_tensors_and_strings_come_from_the_view() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 3})
+    a, b = game.new_initial_state(), game.new_initial_state()
+    # Deal the same cards to seat 0 but swap what seats 1 and 2 receive: seat 0 cannot tell.
+    dealt: dict[int, list[int]] = {0: [], 1: [], 2: []}
+    others: list[int] = []
+    while a.is_chance_node():
+        first = a.chance_outcomes()[0][0]
+        if a.shock_state.phase is sr.Phase.DEAL:
+            dealt[a.shock_state.actor].append(first)
+        else:
+            others.append(first)
+        a.apply_action(first)
+    swap = {0: list(dealt[0]), 1: list(dealt[2]), 2: list(dealt[1])}
+    while b.is_chance_node():
+        if b.shock_state.phase is sr.Phase.DEAL:
+            b.apply_action(swap[b.shock_state.actor].pop(0))
+        else:
+            b.apply_action(others.pop(0))
+    assert a.shock_state != b.shock_state
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.information_state_string(1) != b.information_state_string(1)
+    assert a.observation_string(0) == b.observation_string(0)
+    assert a.information_state_tensor(0) == b.information_state_tensor(0)
+    assert list(a.observation_tensor(0)) == pytest.approx(encode(sr.view(a.shock_state, 0)))
+    assert a.observation_tensor(1) != b.observation_tensor(1)
+
+
+def test_openspiel_bots_play_a_full_game() -> None:
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+
+    game = pyspiel.load_game(GAME_NAME, {"players": 3})
+    rng = np.random.RandomState(4)
+    # OpenSpiel's MCTS with random rollouts (a small budget) in seat 0, its uniform random bot
+    # elsewhere.
+    searcher = mcts.MCTSBot(game, uct_c=2.0, max_simulations=4,
+                            evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    bots = [searcher] + [pyspiel.make_uniform_random_bot(p, 10 + p) for p in (1, 2)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert len(returns) == 3
+    assert sum(returns) == pytest.approx(1.0)
+    assert all(0.0 <= r <= 1.0 for r in returns)
+
+
+def test_serialization_round_trip() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 4})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    for _ in range(80):
+        if state.is_chance_node():
+            ids = [i for i, _ in state.chance_outcomes()]
+            state.apply_action(ids[rng.integers(len(ids))])
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, state2 = pyspiel.deserialize_game_and_state(text)
+    assert state2.shock_state == state.shock_state
+    assert state2.history() == state.history()
+    clone = state.clone()
+    assert clone.shock_state == state.shock_state and str(clone) == str(state)
