@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .._json import config_to_dict
+from .._json import SCHEMA, config_to_dict
 from .._rules.config import GameConfig, Variant
 from .._rules.events import Shocked, Withdrew
 from .._rules.state import State
@@ -154,7 +154,7 @@ def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: 
                     progress(len(results))
     per_slot, per_bot = summarize(lineup, results)
     return {
-        "schema": "shock-rules/1",
+        "schema": SCHEMA,
         "type": "simulation",
         "config": config_to_dict(config),
         "games": games,
