@@ -20,6 +20,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("_json",),
     ("record",),
     ("_documents", "bots"),
+    ("protocol",),
     ("__init__", "cli"),
 ]
 RUNTIME_DEPS = {"attrs", "cattrs"}

@@ -43,8 +43,9 @@ def to_dict(obj: object, *, events: bool = True) -> dict[str, object]:
 
     ``events=False`` leaves a state's events out of its document.
 
-    >>> to_dict(Action.parse("play 7H"))
-    {'schema': 'shock-rules/2', 'type': 'action', 'notation': 'play 7H', 'kind': 'play', 'card': '7H'}
+    >>> to_dict(Action.parse("play 7H"))  # doctest: +NORMALIZE_WHITESPACE
+    {'schema': 'shock-rules/2', 'type': 'action', 'notation': 'play 7H', 'kind': 'play',
+     'card': '7H'}
     """
     out = header("")
     if isinstance(obj, State):

@@ -355,10 +355,8 @@ def read_action(value: object, path: str, extra: Sequence[str] = ()) -> Action:
                              f" {kind_of(value)}")
         if "kind" in value:
             kind = read_enum(value["kind"], f"{path}.kind", _KINDS)
-        elif "notation" in value:
-            return read_action(read_str(value["notation"], f"{path}.notation"), path) \
-                if not set(value) - {"notation", *extra} else read_action(
-                    {**value, "kind": parse_action(value["notation"]).kind.value}, path, extra)
+        elif "notation" in value and not set(value) - {"notation", *extra}:
+            return parse_action(read_str(value["notation"], f"{path}.notation"))
         else:
             raise fail(path, "missing field 'kind'")
         field = ACTION_FIELD[kind]
@@ -552,6 +550,8 @@ def state_from_data(data: object, path: str) -> State:
                           read_int(p["gems"], f"{where}.gems", 0)))
     trump = None if doc["trump"] is None else read_card(doc["trump"], f"{path}.trump")
     events = events_from_data(doc["events"], f"{path}.events") if "events" in doc else ()
+    if "events" in doc:
+        check_steps(doc["events"], f"{path}.events", read_int(doc["step"], f"{path}.step", 0))
     return load_state(
         config=config, tables=t,
         phase=read_enum(doc["phase"], f"{path}.phase", _PHASES),
@@ -685,9 +685,18 @@ def check_view_turn(view: PlayerView, doc: dict[str, object]) -> None:
         raise fail("view.to_act", f"expected {view.to_act!r}, not {doc['to_act']!r}")
     if doc["your_turn"] is not view.your_turn:
         raise fail("view.your_turn", f"expected {view.your_turn!r}, not {doc['your_turn']!r}")
-    for i, e in enumerate(read_list(doc["events"], "view.events")):
-        if not isinstance(e, dict) or e.get("step") != view.step:
-            raise fail(f"view.events[{i}].step", f"expected the view's step {view.step}")
+    check_steps(doc["events"], "view.events", view.step)
+    for i, a in enumerate(read_list(doc["legal_actions"], "view.legal_actions")):
+        for key in ("notation", "kind"):
+            if not isinstance(a, dict) or key not in a:
+                raise fail(f"view.legal_actions[{i}]", f"missing field {key!r}")
+
+
+def check_steps(events: object, path: str, step: int) -> None:
+    """Check that every event of a state or view document carries its ``step`` (internal)."""
+    for i, e in enumerate(read_list(events, path)):
+        if not isinstance(e, dict) or e.get("step") != step:
+            raise fail(f"{path}[{i}].step", f"expected the step of the document, {step}")
 
 
 _VIEW_FIELDS: Final = (*(f.name for f in attrs.fields(PlayerView)), "to_act", "your_turn")
