@@ -408,3 +408,15 @@ def test_documents_the_schemas_reject_are_refused_by_the_loaders() -> None:
                 else:
                     raise AssertionError(f"{name}: {what} is rejected by the schema but loads")
     assert rejected > 1000
+
+
+def test_a_table_resumes_a_saved_state_with_its_step() -> None:
+    first = Table(sr.GameConfig(players=3, first_leader=0), rng=random.Random(9))
+    saved = sr.to_json(first.state)
+    table = Table(state=sr.state_from_json(saved), rng=random.Random(9))
+    assert table.step == first.step == 28 and table.to_act == 0
+    assert table.events_since(0) == first.events_since(0, 27)  # its log starts at the state
+    with pytest.raises(ValueError, match="given state"):
+        table.record()
+    with pytest.raises(protocol.BadSeatError, match="spectator"):
+        table.act(None, "play 2H")  # type: ignore[arg-type]

@@ -10,7 +10,8 @@ notation (``"7H"``), hands and piles as lists of cards, chest cards as ``"G2/1"`
 Loading is strict. A wrong type, an unknown or a missing field, an impossible value or a state
 that breaks an invariant of the game (``check_state``) raises
 :class:`~shock_rules.InvalidStateError` naming the place in the document and what is wrong;
-no other exception escapes a loader.
+no other exception escapes a loader (but an action document, which raises
+:class:`~shock_rules.InvalidNotationError`).
 
 >>> import shock_rules as sr
 >>> state = sr.new_game(sr.GameConfig(players=3, first_leader=0))

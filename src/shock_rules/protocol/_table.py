@@ -48,8 +48,11 @@ class Table:
 
     def __init__(self, config: GameConfig | None = None, *, rng: random.Random | None = None,
                  state: State | None = None) -> None:
+        if state is not None and config is not None and state.config != config:
+            raise ValueError("Table() takes a config or a state, not two different configs")
         start = new_game(config) if state is None else state
         self._state = start
+        self._from_new_game = state is None
         self._rng = rng
         #: Every step's events, secrets included: (step, events) from the starting state on.
         self._log: list[tuple[int, tuple[Event, ...]]] = [(start.step, start.events)]
@@ -80,7 +83,12 @@ class Table:
         return self._state.phase is Phase.OVER
 
     def record(self) -> GameRecord:
-        """Return the record of the game so far (from a new game; chance included)."""
+        """Return the record of the game so far (every action since the new game, chance
+        included); raise :class:`ValueError` for a table that started from a given state,
+        whose earlier actions it does not know."""
+        if not self._from_new_game:
+            raise ValueError("the table started from a given state: it has no record of the"
+                             " actions before it")
         return GameRecord(self._state.config, tuple(self._actions))
 
     def act(self, seat: int, message: Action | str | Mapping[str, object]) -> State:
@@ -96,6 +104,8 @@ class Table:
         :class:`~shock_rules.IllegalActionError`; :func:`error_document` turns each into a
         document for the sender.
         """
+        if seat is None:
+            raise BadSeatError("a spectator (seat None) cannot act")
         self._check_seat(seat)
         action, sent = read_action_message(message)
         if sent is not None and sent != self.step:
