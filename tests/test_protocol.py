@@ -286,6 +286,13 @@ def test_schemas_are_draft_2020_12_with_an_id_and_the_protocol_version() -> None
         schema("pizza")
 
 
+def test_the_event_schema_knows_every_event_class() -> None:
+    from shock_rules._json import EVENT_TYPES
+
+    branches = schema("event")["$defs"]["event"]["oneOf"]
+    assert sorted(b["properties"]["event"]["const"] for b in branches) == sorted(EVENT_TYPES)
+
+
 def _emitted(game: int) -> Iterator[tuple[str, dict[str, Any]]]:
     """Yield every kind of document the package writes, over one random game: at each step
     (chance included) the state and the view of one seat in turn (or a spectator's); at each
