@@ -241,7 +241,7 @@ def test_replay_of_a_malformed_or_missing_record(
     assert main(["replay", str(tmp_path / "nope.txt")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot read" in err
-    bad.write_text('{"schema": "shock-rules/1", "type": "record"}')
+    bad.write_text('{"schema": "shock-rules/2", "type": "record"}')
     assert main(["replay", str(bad)]) == 2
     assert capsys.readouterr().err.count("\n") == 1
 

@@ -58,7 +58,7 @@ CASES: dict[str, tuple[Case, int, str]] = {
                     "malformed header"),
     "many digits": (lambda d: _write(d, "m.txt", _HEADERS + "leader " + "9" * 5000), 2, ""),
     "20 MB JSON string": (lambda d: _write(d, "h.json", json.dumps(
-        {"schema": "shock-rules/1", "type": "z" * 20_000_000})), 2, "document, not a game"),
+        {"schema": sr.SCHEMA, "type": "z" * 20_000_000})), 2, "document, not a game"),
     "a directory": (lambda d: d, 1, "cannot read"),
     "missing": (lambda d: d / "nope.txt", 1, "No such file or directory"),
     "a state document": (lambda d: _write(d, "s.json", sr.to_json(sr.new_game(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -9,7 +10,10 @@ from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 import shock_rules as sr
+import shock_rules.protocol
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 CARD = re.compile(r"\b(?:1[01]|[1-9])[HSDC]\b")
@@ -105,3 +109,36 @@ def test_chat_table_script_runs() -> None:
     assert out[-1].startswith("[table] the game is over")
     assert any(line.startswith("[Bob] not done: invalid action 'play 99X'") for line in out)
     assert any(line.startswith("[Cy] not done:") and "must act" in line for line in out)
+
+
+def test_remote_seat_plays_a_game_over_a_pipe_in_documents() -> None:
+    out = _run("remote_seat.py", "3").splitlines()
+    turns = re.match(r"remote seat 1 took (\d+) turns over the pipe; 1 message refused"
+                     r" \(stale_step\); it last heard of step (\d+)$", out[0])
+    assert turns is not None and int(turns.group(1)) > 0
+    # The seat heard of every step up to the last one, through views and events documents.
+    assert out[2].endswith(f"after {turns.group(2)} steps")
+    sent = {kind: count for count, kind in (item.split() for item in
+                                            out[1].split(": ")[1].split(", "))}
+    assert sent == {"error": "1", "events": str(int(turns.group(1)) + 1),
+                    "view": str(int(turns.group(1)) + 2)}
+
+
+def test_remote_seat_answers_a_view_with_one_of_its_legal_actions() -> None:
+    # The child side alone, fed by hand: it answers a view saying your_turn, with the step.
+    table = sr.protocol.Table(sr.GameConfig(players=4), rng=__import__("random").Random(5))
+    seat = table.to_act
+    assert seat is not None
+    view = table.view_document(seat)
+    done = subprocess.run([sys.executable, str(EXAMPLES / "remote_seat.py"), "--seat", "2"],
+                          input=json.dumps(view) + "\n", capture_output=True, text=True,
+                          timeout=60, check=True)
+    reply = json.loads(done.stdout)
+    assert reply["type"] == "action" and reply["step"] == table.step - 1  # the planned mistake
+    legal = view["legal_actions"]
+    assert isinstance(legal, list)
+    assert {k: v for k, v in reply.items() if k not in ("schema", "type", "step")} in legal
+    with pytest.raises(sr.protocol.StaleStepError):
+        table.act(seat, reply)
+    table.act(seat, {**reply, "step": table.step})
+    assert table.step > view["step"]  # type: ignore[operator]

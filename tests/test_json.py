@@ -114,7 +114,8 @@ def test_actions_round_trip() -> None:
     for text in texts:
         action = sr.Action.parse(text)
         doc = to_dict(action)
-        assert doc == {"schema": SCHEMA, "type": "action", "action": text}
+        assert doc["schema"] == SCHEMA and doc["type"] == "action"
+        assert doc["notation"] == str(action) and doc["kind"] == text.split()[0]
         assert action_from_json(json.dumps(doc)) is action or action_from_json(doc) == action
 
 
@@ -144,7 +145,7 @@ def test_state_document_is_readable() -> None:
     assert doc["chest_deck"] == {"G1/1": 6, "G2/1": 6, "G3/0": 4, "G4/0": 2, "P:bee": 2,
                                  "P:jellyfish": 2, "P:spider": 2}
     assert doc["events"] == [{"event": "CardPlayed", "seat": 1, "card": "3S", "face_up": True,
-                              "gems": 1}]
+                              "gems": 1, "step": s.step}]
 
 
 # -- strict loading -------------------------------------------------------------------------
@@ -176,7 +177,7 @@ def _gem_on_withdrawn_bag(doc: dict[str, Any]) -> None:
 BAD: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("unknown field", _set("colour", "red"), "unknown field 'colour'"),
     ("missing field", _do(lambda d: d.pop("supply")), "missing field 'supply'"),
-    ("wrong schema", _set("schema", "shock-rules/0"), "expected 'shock-rules/1'"),
+    ("wrong schema", _set("schema", "shock-rules/0"), "expected 'shock-rules/2'"),
     ("wrong type tag", _set("type", "config"), "expected 'state'"),
     ("round as text", _set("round", "1"), r"state\.round: expected an integer"),
     ("round as bool", _set("round", True), r"state\.round: expected an integer"),
@@ -234,15 +235,15 @@ def test_malformed_text_raises_invalid_state_error(text: str) -> None:
 
 
 def test_other_loaders_are_strict() -> None:
-    with pytest.raises(sr.InvalidStateError, match="invalid action 'play 99X'"):
-        action_from_json({"schema": SCHEMA, "type": "action", "action": "play 99X"})
+    with pytest.raises(sr.InvalidNotationError, match="invalid action 'play 99X'"):
+        action_from_json({"schema": SCHEMA, "type": "action", "notation": "play 99X"})
     with pytest.raises(sr.InvalidStateError, match="first_leader"):
         config_from_json({"schema": SCHEMA, "type": "config", "players": 3,
                           "variant": "standard", "first_leader": 3, "edition": "default"})
     with pytest.raises(sr.InvalidStateError, match="missing"):
         edition_from_json({"schema": SCHEMA, "type": "edition"})
     with pytest.raises(sr.InvalidStateError, match="unknown document type"):
-        from_json('{"schema": "shock-rules/1", "type": "pizza"}')
+        from_json('{"schema": "shock-rules/2", "type": "pizza"}')
     doc = to_dict(spectator_view(sr.new_game()))
     doc["seat"] = 7
     with pytest.raises(sr.InvalidStateError, match="no seat 7"):

@@ -21,6 +21,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("record",),
     ("_documents", "bots"),
     ("simulation", "envs"),
+    ("protocol",),
     ("__init__", "cli"),
 ]
 RUNTIME_DEPS = {"attrs", "cattrs"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 import pickle
 import pydoc
 import subprocess
@@ -16,11 +17,13 @@ import pytest
 import shock_rules as sr
 import shock_rules.bots
 import shock_rules.record
+from shock_rules import protocol
 
 PUBLIC = {
     "shock_rules": sr,
     "shock_rules.bots": shock_rules.bots,
     "shock_rules.record": shock_rules.record,
+    "shock_rules.protocol": protocol,
 }
 
 
@@ -76,6 +79,10 @@ def test_the_wheel_ships_the_license(tmp_path: Path) -> None:
         license_name = next(n for n in names if n.endswith("licenses/LICENSE"))
         assert "MIT License" in z.read(license_name).decode()
         meta = z.read(next(n for n in names if n.endswith("METADATA"))).decode()
+        # The protocol's JSON Schemas are package data, shipped beside their module.
+        for name in protocol.SCHEMA_NAMES:
+            shipped = json.loads(z.read(f"shock_rules/protocol/schemas/{name}.json"))
+            assert shipped == protocol.schema(name)
     assert f"Version: {sr.__version__}" in meta
     for minor in (11, 12, 13):
         assert f"Programming Language :: Python :: 3.{minor}" in meta

@@ -210,7 +210,7 @@ def test_headers_are_escaped_and_validated() -> None:
 
 
 def test_record_json_is_strict() -> None:
-    doc = {"schema": "shock-rules/1", "type": "record",
+    doc = {"schema": "shock-rules/2", "type": "record",
            "config": {"players": 3, "variant": "standard", "first_leader": None,
                       "edition": "default"},
            "headers": {"Seat0": "Ann"}, "actions": ["deal 2H", "dance"]}

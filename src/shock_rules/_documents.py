@@ -12,6 +12,7 @@ from ._info.view import PlayerView
 from ._json import (
     Doc,
     action_from_json,
+    action_to_dict,
     config_from_json,
     config_to_dict,
     edition_from_json,
@@ -42,8 +43,9 @@ def to_dict(obj: object, *, events: bool = True) -> dict[str, object]:
 
     ``events=False`` leaves a state's events out of its document.
 
-    >>> to_dict(Action.parse("play 7H"))
-    {'schema': 'shock-rules/1', 'type': 'action', 'action': 'play 7H'}
+    >>> to_dict(Action.parse("play 7H"))  # doctest: +NORMALIZE_WHITESPACE
+    {'schema': 'shock-rules/2', 'type': 'action', 'notation': 'play 7H', 'kind': 'play',
+     'card': '7H'}
     """
     out = header("")
     if isinstance(obj, State):
@@ -57,7 +59,7 @@ def to_dict(obj: object, *, events: bool = True) -> dict[str, object]:
         out.update(edition_to_dict(obj))
     elif isinstance(obj, Action):
         out["type"] = "action"
-        out["action"] = str(obj)
+        out.update(action_to_dict(obj))
     elif isinstance(obj, Event):
         out["type"] = "events"
         out["events"] = [event_to_dict(obj)]

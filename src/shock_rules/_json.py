@@ -10,7 +10,8 @@ notation (``"7H"``), hands and piles as lists of cards, chest cards as ``"G2/1"`
 Loading is strict. A wrong type, an unknown or a missing field, an impossible value or a state
 that breaks an invariant of the game (``check_state``) raises
 :class:`~shock_rules.InvalidStateError` naming the place in the document and what is wrong;
-no other exception escapes a loader.
+no other exception escapes a loader (but an action document, which raises
+:class:`~shock_rules.InvalidNotationError`).
 
 >>> import shock_rules as sr
 >>> state = sr.new_game(sr.GameConfig(players=3, first_leader=0))
@@ -34,10 +35,10 @@ from typing import Any, Final, TypeVar, get_origin
 import attrs
 import cattrs
 
-from ._errors import InvalidStateError, ShockError
+from ._errors import InvalidNotationError, InvalidStateError, ShockError
 from ._info.view import HiddenCardDealt, HiddenCardPlayed, PlayerView
 from ._rules import events as _events
-from ._rules.actions import Action, parse_action
+from ._rules.actions import Action, ActionKind, parse_action
 from ._rules.cards import Card, Suit, cards_of, parse_card
 from ._rules.check import load_state
 from ._rules.config import GameConfig, Variant, tables_for
@@ -56,7 +57,7 @@ __all__ = [
 ]
 
 #: The schema tag written into (and required in) every document.
-SCHEMA: Final = "shock-rules/1"
+SCHEMA: Final = "shock-rules/2"
 
 T = TypeVar("T")
 Doc = Mapping[str, object]
@@ -292,8 +293,8 @@ def _make_converter() -> cattrs.Converter:
     conv.register_unstructure_hook(Phase, lambda p: p.name.lower())
     conv.register_unstructure_hook(Status, str)
     conv.register_unstructure_hook(Suit, lambda s: s.letter)
-    conv.register_unstructure_hook(Action, str)
-    conv.register_structure_hook(Action, _structure_action)
+    conv.register_unstructure_hook(Action, action_to_dict)
+    conv.register_structure_hook(Action, lambda v, _t: read_action(v, "action"))
     conv.register_unstructure_hook(GameConfig, config_to_dict)
     conv.register_structure_hook(GameConfig, lambda v, _t: config_from_data(v, "config"))
     # A field typed ``Event`` holds some event class: write its name beside its fields.
@@ -315,16 +316,83 @@ def _enum_hook(names: Mapping[str, T]) -> Callable[[object, object], T]:
     return hook
 
 
-def _structure_action(value: object, _type: object) -> Action:
-    if not isinstance(value, str):
-        raise TypeError(f"expected an action such as 'play 7H', not {kind_of(value)}")
-    return parse_action(value)
+# -- actions (protocol 2: an object with the notation, the kind and the kind's fields) -------
+
+#: The field each kind of action carries beside ``notation`` and ``kind``.
+ACTION_FIELD: Final = {
+    ActionKind.PLAY: "card", ActionKind.WITHDRAW: "card", ActionKind.DOWN: "card",
+    ActionKind.COVER: "card", ActionKind.DEAL: "card", ActionKind.TRUMP: "card",
+    ActionKind.CHEST: "chest_card", ActionKind.LEADER: "seat",
+    ActionKind.REVEAL: None, ActionKind.STOP: None,
+}
+_KINDS: Final = {k.value: k for k in ActionKind}
+
+
+def action_to_dict(action: Action) -> dict[str, object]:
+    """Return an action as ``{"notation": "play 7H", "kind": "play", "card": "7H"}``
+    (internal)."""
+    data: dict[str, object] = {"notation": str(action), "kind": action.kind.value}
+    field = ACTION_FIELD[action.kind]
+    if field == "card":
+        data["card"] = str(action.card)
+    elif field == "chest_card":
+        data["chest_card"] = str(action.chest_card)
+    elif field == "seat":
+        data["seat"] = action.seat
+    return data
+
+
+def read_action(value: object, path: str, extra: Sequence[str] = ()) -> Action:
+    """Return the action at ``path``: its notation (``"play 7H"``) or an object of
+    :func:`action_to_dict` (``notation`` may be left out; when given, it must agree). Raise
+    :class:`~shock_rules.InvalidNotationError` naming the place if it is malformed; ``extra``
+    names further fields the object may hold (internal)."""
+    try:
+        if isinstance(value, str):
+            return parse_action(value)
+        if not isinstance(value, dict):
+            raise fail(path, "expected an action: its notation such as 'play 7H' or an object"
+                             f" such as {{\"kind\": \"play\", \"card\": \"7H\"}}, not"
+                             f" {kind_of(value)}")
+        if "kind" in value:
+            kind = read_enum(value["kind"], f"{path}.kind", _KINDS)
+        elif "notation" in value and not set(value) - {"notation", *extra}:
+            return parse_action(read_str(value["notation"], f"{path}.notation"))
+        else:
+            raise fail(path, "missing field 'kind'")
+        field = ACTION_FIELD[kind]
+        doc = read_obj(value, path, ("kind", *([field] if field else [])), ("notation", *extra))
+        text = kind.value
+        if field is not None:
+            arg = doc[field]
+            if field == "seat":
+                arg = read_int(arg, f"{path}.seat", 0, 4)
+            text += f" {read_str(arg, f'{path}.{field}') if field != 'seat' else arg}"
+        try:
+            action = parse_action(text)
+        except InvalidNotationError as exc:
+            raise fail(f"{path}.{field}", str(exc)) from None
+        if "notation" in doc:
+            notation = read_str(doc["notation"], f"{path}.notation")
+            try:
+                written = parse_action(notation)
+            except InvalidNotationError as exc:
+                raise fail(f"{path}.notation", str(exc)) from None
+            if written is not action:
+                raise fail(f"{path}.notation", f"{notation!r} is not the action of its fields,"
+                                               f" {str(action)!r}")
+        return action
+    except InvalidStateError as exc:
+        raise InvalidNotationError(str(exc).replace("invalid document: ", "invalid action: ", 1)
+                                   ) from None
 
 
 def event_to_dict(event: Event) -> dict[str, object]:
     """Return one event as ``{"event": <class name>, <fields>...}`` (internal)."""
     data: dict[str, object] = {"event": type(event).__name__}
     data.update(CONVERTER.unstructure(event))
+    if type(event) is _events.RoundStarted and event.leader < 0:
+        data["leader"] = None  # protocol 2: "none" is null (the first leader is not known yet)
     return data
 
 
@@ -335,11 +403,25 @@ def event_from_data(data: object, path: str) -> Event:
     name = data.get("event")
     if not isinstance(name, str) or name not in EVENT_TYPES:
         raise fail(f"{path}.event", f"unknown event {name!r}")
-    fields = {k: v for k, v in data.items() if k != "event"}
+    fields = {k: v for k, v in data.items() if k not in ("event", "step")}
+    if "step" in data:  # protocol 2: the step that caused the event
+        read_int(data["step"], f"{path}.step", 0)
+    for key, value in fields.items():  # protocol 2: no negative number (no -1) in an event
+        if type(value) is int and (value < 0 or (key == "seat" and value > 4)):
+            raise fail(f"{path}.{key}", f"{value} is out of range")
+        if isinstance(value, list) and any(type(v) is int and v < 0 for v in value):
+            raise fail(f"{path}.{key}", "expected numbers of 0 or more")
+    if name == "RoundStarted" and fields.get("leader", 0) is None:
+        fields["leader"] = -1  # the first leader is not known yet
     try:
         return CONVERTER.structure(fields, EVENT_TYPES[name])
     except Exception as exc:
         raise fail(path, _cattrs_message(exc)) from None
+
+
+def events_with_step(events: Sequence[Event], step: int) -> list[dict[str, object]]:
+    """Return events as documents, each carrying the ``step`` that caused it (internal)."""
+    return [{**event_to_dict(e), "step": step} for e in events]
 
 
 def _format_exc(exc: BaseException, _type: object) -> str:
@@ -383,10 +465,11 @@ def state_to_dict(state: State, *, events: bool = True) -> dict[str, object]:
         "phase": state.phase.name.lower(),
         "round": state.round,
         "trick_number": state.trick_number,
-        "leader": state.leader,
-        "actor": state.actor,
-        "round_leader": state.round_leader,
-        "last_winner": state.last_winner,
+        "step": state.step,
+        "leader": seat_or_null(state.leader),
+        "actor": seat_or_null(state.actor),
+        "round_leader": seat_or_null(state.round_leader),
+        "last_winner": seat_or_null(state.last_winner),
         "trump": None if state.trump is None else str(state.trump),
         "hands": [_cards_json(m) for m in state.hand_masks],
         "deck": _cards_json(state.pool_mask),
@@ -408,12 +491,17 @@ def state_to_dict(state: State, *, events: bool = True) -> dict[str, object]:
         "revealed": state.revealed,
     }
     if events:
-        data["events"] = [event_to_dict(e) for e in state.events]
+        data["events"] = events_with_step(state.events, state.step)
     return data
 
 
+def seat_or_null(seat: int) -> int | None:
+    """Return a seat field for a document: ``None`` for the engine's -1 (internal)."""
+    return None if seat < 0 else seat
+
+
 _STATE_FIELDS: Final = (
-    "config", "phase", "round", "trick_number", "leader", "actor", "round_leader",
+    "config", "step", "phase", "round", "trick_number", "leader", "actor", "round_leader",
     "last_winner", "trump", "hands", "deck", "trick", "discard", "face_down", "status",
     "on_bag", "in_bag", "supply", "poisons", "covered", "potions", "void_suits", "chest_deck",
     "chest_discard", "chest_centre", "revealed",
@@ -432,7 +520,9 @@ def state_from_data(data: object, path: str) -> State:
         return tuple(read(v, f"{path}.{key}[{i}]") for i, v in enumerate(items))
 
     def seat_or_none(key: str) -> int:
-        return read_int(doc[key], f"{path}.{key}", -1, n - 1)
+        if doc[key] is None:  # protocol 2: null, not -1
+            return -1
+        return read_int(doc[key], f"{path}.{key}", 0, n - 1)
 
     def gems(value: object, where: str) -> int:
         return read_int(value, where, 0)
@@ -461,6 +551,8 @@ def state_from_data(data: object, path: str) -> State:
                           read_int(p["gems"], f"{where}.gems", 0)))
     trump = None if doc["trump"] is None else read_card(doc["trump"], f"{path}.trump")
     events = events_from_data(doc["events"], f"{path}.events") if "events" in doc else ()
+    if "events" in doc:
+        check_steps(doc["events"], f"{path}.events", read_int(doc["step"], f"{path}.step", 0))
     return load_state(
         config=config, tables=t,
         phase=read_enum(doc["phase"], f"{path}.phase", _PHASES),
@@ -482,7 +574,7 @@ def state_from_data(data: object, path: str) -> State:
         chest_centre=chest("chest_centre"),
         revealed=read_int(doc["revealed"], f"{path}.revealed", 0, 3),
         last_winner=seat_or_none("last_winner"), round_leader=seat_or_none("round_leader"),
-        events=events,
+        events=events, step=read_int(doc["step"], f"{path}.step", 0),
     )
 
 
@@ -533,15 +625,21 @@ def edition_from_json(text: str | bytes | Doc) -> Edition:
 
 
 def action_from_json(text: str | bytes | Doc) -> Action:
-    """Return the action of an ``"action"`` document (``{"action": "play 7H", ...}``)."""
-    def load() -> Action:
-        doc = read_header(load_doc(text), "action", ("action",))
-        notation = read_str(doc["action"], "action.action")
-        try:
-            return parse_action(notation)
-        except ShockError as exc:
-            raise fail("action.action", str(exc)) from None
-    return guarded(load)
+    """Return the action of an ``"action"`` document (``{"notation": "play 7H", "kind":
+    "play", "card": "7H", ...}``, see :func:`action_to_dict`; ``"step"`` may say which step
+    the sender saw). Raise :class:`~shock_rules.InvalidNotationError` if it is malformed."""
+    try:
+        data = load_doc(text)
+        read_header(data, "action", (), ("notation", "kind", "card", "chest_card", "seat",
+                                         "step"))
+    except InvalidStateError as exc:
+        raise InvalidNotationError(str(exc)) from None
+    assert isinstance(data, dict)
+    body = {k: v for k, v in data.items() if k not in ("schema", "type", "step")}
+    if "step" in data and (type(data["step"]) is not int or data["step"] < 0):
+        raise InvalidNotationError(f"invalid document: action.step: expected a step number,"
+                                   f" not {data['step']!r}")
+    return read_action(body, "action")
 
 
 def events_from_json(text: str | bytes | Doc) -> tuple[Event, ...]:
@@ -555,21 +653,61 @@ def events_from_json(text: str | bytes | Doc) -> tuple[Event, ...]:
 # -- player views --------------------------------------------------------------------------------
 
 
+_VIEW_SEATS: Final = ("actor", "leader", "round_leader", "last_winner")
+
+
 def view_to_dict(view: PlayerView) -> dict[str, object]:
     """Return the fields of a player view (without schema tags; internal)."""
     data = CONVERTER.unstructure(view)
     assert isinstance(data, dict)
+    # Protocol 2: null for "none", whose turn it is, and the step of every event.
+    for key in _VIEW_SEATS:
+        data[key] = seat_or_null(data[key])
+    data["to_act"] = view.to_act
+    data["your_turn"] = view.your_turn
+    data["events"] = [{**e, "step": view.step} for e in data["events"]]
     return data
 
 
-_VIEW_FIELDS: Final = tuple(f.name for f in attrs.fields(PlayerView))
+def view_body(doc: dict[str, object]) -> dict[str, object]:
+    """Return the fields of a view document in the shape of :class:`PlayerView` (internal)."""
+    body = {k: v for k, v in doc.items() if k not in ("schema", "type", "to_act", "your_turn")}
+    for key in _VIEW_SEATS:
+        if body[key] is None:
+            body[key] = -1
+        else:
+            read_int(body[key], f"view.{key}", 0, 4)
+    return body
+
+
+def check_view_turn(view: PlayerView, doc: dict[str, object]) -> None:
+    """Check the redundant turn fields of a view document against its view (internal)."""
+    if doc["to_act"] != view.to_act or type(doc["to_act"]) not in (int, type(None)):
+        raise fail("view.to_act", f"expected {view.to_act!r}, not {doc['to_act']!r}")
+    if doc["your_turn"] is not view.your_turn:
+        raise fail("view.your_turn", f"expected {view.your_turn!r}, not {doc['your_turn']!r}")
+    check_steps(doc["events"], "view.events", view.step)
+    for i, a in enumerate(read_list(doc["legal_actions"], "view.legal_actions")):
+        for key in ("notation", "kind"):
+            if not isinstance(a, dict) or key not in a:
+                raise fail(f"view.legal_actions[{i}]", f"missing field {key!r}")
+
+
+def check_steps(events: object, path: str, step: int) -> None:
+    """Check that every event of a state or view document carries its ``step`` (internal)."""
+    for i, e in enumerate(read_list(events, path)):
+        if not isinstance(e, dict) or e.get("step") != step:
+            raise fail(f"{path}[{i}].step", f"expected the step of the document, {step}")
+
+
+_VIEW_FIELDS: Final = (*(f.name for f in attrs.fields(PlayerView)), "to_act", "your_turn")
 
 
 def view_from_json(text: str | bytes | Doc) -> PlayerView:
     """Return the :class:`~shock_rules.PlayerView` of a ``"view"`` document."""
     def load() -> PlayerView:
         doc = read_header(load_doc(text), "view", _VIEW_FIELDS)
-        body = {k: v for k, v in doc.items() if k not in ("schema", "type")}
+        body = view_body(doc)
         try:
             view = CONVERTER.structure(body, PlayerView)
         except InvalidStateError:
@@ -581,5 +719,6 @@ def view_from_json(text: str | bytes | Doc) -> PlayerView:
             raise fail("view.seat", f"there is no seat {view.seat} with {n} players")
         if [s.seat for s in view.seats] != list(range(n)):
             raise fail("view.seats", f"expected seats 0-{n - 1} in order")
+        check_view_turn(view, doc)
         return view
     return guarded(load)

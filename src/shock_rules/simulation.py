@@ -45,7 +45,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ._json import config_to_dict
+from ._json import SCHEMA, config_to_dict
 from ._rules.config import GameConfig
 from ._rules.events import Shocked, Withdrew
 from ._rules.state import State
@@ -197,7 +197,7 @@ def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: 
         results = _on_processes(tasks, jobs, progress)
     per_slot, per_bot = summarize(lineup, results)
     return {
-        "schema": "shock-rules/1",
+        "schema": SCHEMA,
         "type": "simulation",
         "config": config_to_dict(config),
         "games": games,

@@ -195,4 +195,5 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
         chest_deck=counts(view.chest_deck), chest_discard=counts(view.chest_discard),
         chest_centre=counts(view.chest_centre), revealed=view.revealed,
         last_winner=view.last_winner, round_leader=view.round_leader, events=tuple(events),
+        step=view.step,
     )

@@ -151,6 +151,9 @@ class PlayerView:
     legal_actions: tuple[Action, ...]
     #: The events of the step that produced the position, as the viewer saw them.
     events: tuple[Event, ...]
+    #: How many actions (chance included) were applied since the game began: the step that
+    #: produced the position, and caused :attr:`events`.
+    step: int = 0
 
     # -- readable accessors --------------------------------------------------------------------
 
@@ -177,9 +180,20 @@ class PlayerView:
         return self.phase is Phase.OVER
 
     @property
-    def my_turn(self) -> bool:
+    def to_act(self) -> int | None:
+        """The seat that must decide now, or ``None`` at a chance decision or the game's end
+        (while dealing, :attr:`actor` is the seat receiving the next card: chance acts)."""
+        return self.to_move
+
+    @property
+    def your_turn(self) -> bool:
         """Whether the viewer must decide now."""
         return self.seat is not None and self.to_move == self.seat
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether the viewer must decide now (the same as :attr:`your_turn`)."""
+        return self.your_turn
 
     @property
     def trump_suit(self) -> Suit | None:
@@ -265,6 +279,11 @@ def _public_event(event: Event, seat: int | None) -> Event:
     return event
 
 
+def visible_events(events: tuple[Event, ...], seat: int | None) -> tuple[Event, ...]:
+    """Return ``events`` as ``seat`` (``None``: a spectator) may see them (K34; internal)."""
+    return tuple(_public_event(e, seat) for e in events)
+
+
 def _view(state: State, seat: int | None) -> PlayerView:
     n = state.config.players
     all_down = 0
@@ -314,6 +333,7 @@ def _view(state: State, seat: int | None) -> PlayerView:
         own_face_down=state.face_down(seat) if seat is not None else (),
         legal_actions=legal_actions(state) if mine else (),
         events=tuple(_public_event(e, seat) for e in state.events),
+        step=state.step,
     )
 
 

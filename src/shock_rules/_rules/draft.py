@@ -83,6 +83,8 @@ class Work:
     round_leader: int
     #: The events of the step so far (a tuple in the state, a list while drafting).
     events: list[Event]
+    #: The previous state's step count (``apply`` sets the new one after the step).
+    step: int
 
     def freeze(self) -> State:
         """Return the state this draft describes, with the step's events."""

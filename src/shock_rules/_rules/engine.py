@@ -349,7 +349,11 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
             raise _illegal(action, seat, f"cannot act now: {who} must act")
     if action.kind not in _PHASE_KINDS[phase]:
         raise _illegal(action, None, _expected(state))
-    return _STEPS[phase](state, action)
+    after = _STEPS[phase](state, action)
+    # Every step function returns a fresh state whose dict it owns (a copy of the previous
+    # state's), so the step count is set once, here, whichever path built it.
+    after.__dict__["step"] = state.__dict__["step"] + 1
+    return after
 
 
 def _play(state: State, action: Action) -> State:

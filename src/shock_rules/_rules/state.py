@@ -161,6 +161,10 @@ class State:
     round_leader: int
     #: What the step that produced this state caused (not part of equality).
     events: tuple[Event, ...] = attrs.field(eq=False, repr=False)
+    #: How many actions (chance included) were applied since :func:`~shock_rules.new_game`;
+    #: history like :attr:`events`, so not part of equality. A state loaded from a position
+    #: starts at 0.
+    step: int = attrs.field(default=0, eq=False, repr=False)
 
     def __repr__(self) -> str:
         return (

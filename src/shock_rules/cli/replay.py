@@ -107,9 +107,11 @@ def _kind_of(data: object) -> str | None:
     """Return what a JSON document is when it is a document of the package but no record."""
     if not isinstance(data, dict) or data.get("type") == "record":
         return None
-    kind = data.get("type")
-    if data.get("schema") == SCHEMA and isinstance(kind, str):
-        return _KINDS.get(kind, f"a {quote(kind)} document")
+    kind, schema = data.get("type"), data.get("schema")
+    # Any version of the package's documents: a file of an older version is still named.
+    if isinstance(schema, str) and schema.startswith("shock-rules/") and isinstance(kind, str):
+        what = _KINDS.get(kind, f"a {quote(kind)} document")
+        return what if schema == SCHEMA else f"{what} ({quote(schema)})"
     return None
 
 

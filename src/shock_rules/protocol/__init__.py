@@ -1,0 +1,53 @@
+"""The protocol for remote seats (``shock-rules/2``): the documents a host and its clients
+exchange, their JSON Schemas, and a :class:`Table` that keeps a game for a host.
+
+- A player receives only ``"view"`` documents (``Table.view_document``) and ``"events"``
+  documents (``Table.events_document``): each carries the ``step`` it belongs to, whose turn it
+  is (``to_act``, ``your_turn``) and, on its turn, its ``legal_actions`` as objects.
+- A player sends ``"action"`` documents (or one of its ``legal_actions`` objects, or the
+  notation); :meth:`Table.act` applies them, and :func:`error_document` answers one it refuses.
+- :func:`schema` returns the JSON Schema (draft 2020-12) of each kind of document.
+
+See the Protocol page of the documentation for a message-by-message walk through one turn.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .._json import SCHEMA
+from .._public import publish
+from ._messages import (
+    ERROR_CODES,
+    BadSeatError,
+    GameOverError,
+    NotYourTurnError,
+    StaleStepError,
+    error_code,
+    error_document,
+    read_action_message,
+    read_document,
+)
+from ._schemas import SCHEMA_NAMES, schema
+from ._table import Table
+
+__all__ = [
+    "ERROR_CODES",
+    "PROTOCOL",
+    "SCHEMA_NAMES",
+    "BadSeatError",
+    "GameOverError",
+    "NotYourTurnError",
+    "StaleStepError",
+    "Table",
+    "error_code",
+    "error_document",
+    "read_action_message",
+    "read_document",
+    "schema",
+]
+
+#: The protocol version: the ``"schema"`` tag of every document (``shock_rules.SCHEMA``).
+PROTOCOL: Final = SCHEMA
+
+publish(__name__, globals(), __all__)

@@ -1,0 +1,142 @@
+"""The protocol's messages: reading what a client sends, and errors as documents."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Final
+
+from .._errors import IllegalActionError, InvalidNotationError, InvalidStateError, ShockError
+from .._json import SCHEMA, action_from_json, kind_of, read_action
+from .._rules.actions import Action
+
+__all__ = [
+    "ERROR_CODES",
+    "BadSeatError",
+    "GameOverError",
+    "NotYourTurnError",
+    "StaleStepError",
+    "error_code",
+    "error_document",
+    "read_action_message",
+    "read_document",
+]
+
+
+class NotYourTurnError(IllegalActionError):
+    """A seat sent an action while another seat (or chance) must act."""
+
+
+class GameOverError(IllegalActionError):
+    """An action arrived after the game ended."""
+
+
+class StaleStepError(ShockError, ValueError):
+    """An action was decided on an older view: the table has moved on since ``sent``."""
+
+    def __init__(self, message: str, *, sent: int, current: int) -> None:
+        super().__init__(message)
+        #: The step the sender saw.
+        self.sent = sent
+        #: The table's step.
+        self.current = current
+
+
+class BadSeatError(ShockError, ValueError):
+    """A seat number that is not a seat of the game."""
+
+
+#: Every code of an error document, with the exception (or the cause) behind it.
+ERROR_CODES: Final = {
+    "bad_document": "the message is not a protocol document (InvalidStateError)",
+    "bad_notation": "the action cannot be read, as text or as an object (InvalidNotationError)",
+    "bad_seat": "no such seat (BadSeatError)",
+    "illegal_action": "the action is read but not legal now (IllegalActionError)",
+    "not_your_turn": "another seat, or chance, must act (NotYourTurnError)",
+    "game_over": "the game is over (GameOverError)",
+    "stale_step": "the action was decided on an older view (StaleStepError)",
+    "internal_error": "any other exception: a bug in the host, reported without details",
+}
+
+
+def error_code(exc: BaseException) -> str:
+    """Return the code of :data:`ERROR_CODES` that an exception maps to."""
+    for cls, code in (
+        (StaleStepError, "stale_step"), (NotYourTurnError, "not_your_turn"),
+        (GameOverError, "game_over"), (IllegalActionError, "illegal_action"),
+        (InvalidNotationError, "bad_notation"), (BadSeatError, "bad_seat"),
+        (InvalidStateError, "bad_document"),
+    ):
+        if isinstance(exc, cls):
+            return code
+    return "internal_error"
+
+
+def error_document(exc: BaseException, step: int | None = None) -> dict[str, object]:
+    """Return the error document of an exception: its code and its message (for any
+    exception that is not a :class:`~shock_rules.ShockError`, only ``"internal error"``, so
+    that nothing of the host leaks); ``step`` is the table's step, when given.
+
+    >>> error_document(NotYourTurnError("seat 1 cannot act now: seat 2 must act"), step=40)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'schema': 'shock-rules/2', 'type': 'error', 'code': 'not_your_turn',
+     'message': 'seat 1 cannot act now: seat 2 must act', 'step': 40}
+    """
+    code = error_code(exc)
+    message = str(exc) if isinstance(exc, ShockError) and str(exc) else code.replace("_", " ")
+    doc: dict[str, object] = {"schema": SCHEMA, "type": "error", "code": code,
+                              "message": message}
+    if step is not None:
+        doc["step"] = step
+    return doc
+
+
+def read_document(text: str | bytes) -> dict[str, object]:
+    """Return the protocol document in JSON ``text`` (one object with this protocol's
+    ``"schema"`` and a ``"type"``); raise :class:`~shock_rules.InvalidStateError` if it is
+    not one. What the document holds is checked by the reader of its type."""
+    if not isinstance(text, str | bytes):
+        raise InvalidStateError(f"invalid document: expected JSON text, not {kind_of(text)}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidStateError(f"invalid document: not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise InvalidStateError(f"invalid document: expected an object, not {kind_of(data)}")
+    if data.get("schema") != SCHEMA:
+        raise InvalidStateError(
+            f"invalid document: expected schema {SCHEMA!r}, not {data.get('schema')!r}")
+    if not isinstance(data.get("type"), str):
+        raise InvalidStateError("invalid document: missing its \"type\"")
+    return data
+
+
+def read_action_message(message: Action | str | Mapping[str, object]) -> tuple[Action, int | None]:
+    """Return the action a client sent and the step it saw (``None`` when it did not say).
+
+    ``message`` is an :class:`~shock_rules.Action`, its notation (``"play 7H"``), an action
+    object of a view's ``legal_actions`` (``{"kind": "play", "card": "7H"}``, ``"step"``
+    allowed), or a whole ``"action"`` document. Raise
+    :class:`~shock_rules.InvalidStateError` for a document of another type and
+    :class:`~shock_rules.InvalidNotationError` for an action that cannot be read.
+    """
+    if isinstance(message, Action):
+        return message, None
+    if isinstance(message, str):
+        return read_action(message, "action"), None
+    if not isinstance(message, Mapping):
+        raise InvalidNotationError(
+            f"invalid action: expected an action or its notation, not {kind_of(message)}")
+    doc = dict(message)
+    step = doc.get("step")
+    if step is not None and (type(step) is not int or step < 0):
+        raise InvalidNotationError(f"invalid action: step: expected a step number, not {step!r}")
+    if "type" in doc or "schema" in doc:
+        if doc.get("type") != "action":
+            raise InvalidStateError(
+                f"invalid document: expected an \"action\" document, not {doc.get('type')!r}")
+        if doc.get("schema") != SCHEMA:
+            raise InvalidStateError(
+                f"invalid document: expected schema {SCHEMA!r}, not {doc.get('schema')!r}")
+        return action_from_json(doc), step
+    return read_action(doc, "action", ("step",)), step

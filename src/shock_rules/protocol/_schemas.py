@@ -1,0 +1,38 @@
+"""The JSON Schemas of the protocol's documents, shipped as data files beside this module."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+
+__all__ = ["SCHEMA_NAMES", "schema"]
+
+#: The documents that have a schema (``common`` holds the definitions the others share).
+SCHEMA_NAMES: Final = (
+    "action", "common", "config", "error", "event", "events", "record", "state", "view",
+)
+
+
+@cache
+def _load(name: str) -> str:
+    return resources.files(__package__).joinpath("schemas", f"{name}.json").read_text("utf-8")
+
+
+def schema(name: str) -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of the documents named ``name`` (one of
+    :data:`SCHEMA_NAMES`), as a fresh dict.
+
+    Schemas refer to each other by relative ``$ref`` (``"common.json#/$defs/card"``) under their
+    ``$id``; a validator needs all of them (see the Protocol page for a ``referencing`` registry).
+
+    >>> schema("view")["$id"]
+    'https://shock-rules.github.io/schemas/2/view.json'
+
+    Raise :class:`ValueError` for an unknown name.
+    """
+    if name not in SCHEMA_NAMES:
+        raise ValueError(f"unknown schema {name!r}: expected one of {', '.join(SCHEMA_NAMES)}")
+    data: dict[str, Any] = json.loads(_load(name))
+    return data
