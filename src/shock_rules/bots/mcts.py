@@ -39,7 +39,7 @@ from .._info.view import PlayerView
 from .._rules.actions import WITHDRAW, Action, ActionKind
 from .._rules.engine import apply, legal_actions, sample_chance
 from .._rules.state import Phase, State, Status
-from .heuristic import CAUTION, HeuristicBot, _Heuristic, _info_from_state, state_policy
+from .heuristic import CAUTION, HeuristicBot, card_tables, state_policy
 
 __all__ = ["MCTSBot"]
 
@@ -83,7 +83,6 @@ class MCTSBot:
         #: Whether root actions are compared on shared determinizations and chance streams.
         self.paired = paired
         self._fallback = HeuristicBot(caution)
-        self._heuristic = _Heuristic(caution)
         self._policy: Callable[[State], Action] = state_policy(caution)
 
     def __repr__(self) -> str:
@@ -105,8 +104,7 @@ class MCTSBot:
         if not state.on_bag[state.actor]:
             # Withdrawing with nothing on the bag banks nothing and forfeits the round (K11).
             return plays if len(plays) > 1 else ()
-        info = _info_from_state(state)
-        dump = self._heuristic.dump(info, state.hand_masks[state.actor])
+        dump = card_tables(state.tables).dump(state.hand_masks[state.actor])
         return (*plays, WITHDRAW[dump])
 
     # -- the search ---------------------------------------------------------------------------
