@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from .._info.view import PlayerView
@@ -412,7 +412,8 @@ class HeuristicBot:
 class _CardTables:
     """Per-card constants of the heuristic for one config, computed once (internal)."""
 
-    __slots__ = ("above", "chest_kinds", "cost", "dumps", "keep", "suit", "trump_key")
+    __slots__ = ("above", "chest_kinds", "chests", "cost", "counts", "dumps", "gems_first",
+                 "keep", "suit", "t", "trump_key")
 
     def __init__(self, t: Tables) -> None:
         h = _Heuristic()
@@ -429,8 +430,16 @@ class _CardTables:
         self.chest_kinds = tuple(
             (kind, card.large, t.chest_poison[kind]) for kind, card in enumerate(t.chest_cards)
         )
+        #: Whether the chest's gem cards come before its poison cards (see chest()).
+        kinds = [p for _, _, p in self.chest_kinds]
+        self.gems_first = kinds == sorted(kinds, key=lambda p: p >= 0)
+        self.t = t
         #: _Heuristic.dump by hand mask, filled as hands are met.
         self.dumps: dict[int, int] = {}
+        #: The poison counts by (uncovered poisons of the seat, chest centre), and the chest
+        #: summaries by chest deck (see counts() and chest()).
+        self.counts: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+        self.chests: dict[tuple[int, ...], _Chest] = {}
 
     def dump(self, mask: int) -> int:
         """Return the card _Heuristic.dump plays face down from ``mask``."""
@@ -441,6 +450,54 @@ class _CardTables:
             keep = self.keep
             found = self.dumps[mask] = min(iter_bits(mask), key=lambda idx: (keep[idx], idx))
         return found
+
+    def seat_counts(self, state: State, seat: int) -> tuple[int, ...]:
+        """Return _info_from_state's poison counts of ``seat``: its uncovered poison cards
+        and the chest poisons in the centre, per type (K15)."""
+        mine = state.poison_masks[seat] & ~state.covered_masks[seat]
+        centre = state.chest_centre
+        found = self.counts.get((mine, centre))
+        if found is None:
+            if len(self.counts) > 50_000:
+                self.counts.clear()
+            t = self.t
+            counts = [(mine & m).bit_count() for m in t.type_masks]
+            poison = t.chest_poison
+            for kind, n in enumerate(centre):
+                if n and poison[kind] >= 0:
+                    counts[poison[kind]] += n
+            found = self.counts[(mine, centre)] = tuple(counts)
+        return found
+
+    def chest(self, deck: tuple[int, ...]) -> _Chest:
+        """Return the summary of a chest deck that _StatePolicy's chest value reads."""
+        found = self.chests.get(deck)
+        if found is None:
+            if len(self.chests) > 50_000:
+                self.chests.clear()
+            found = self.chests[deck] = _Chest(self, deck)
+        return found
+
+
+class _Chest:
+    """A chest deck as _Heuristic._chest_value reads it: the total, the gem cards' sum (when
+    they come first, their terms add up exactly, as integers) and the poison kinds left."""
+
+    __slots__ = ("gems", "kinds", "poisons", "total")
+
+    def __init__(self, ct: _CardTables, deck: tuple[int, ...]) -> None:
+        self.total = sum(deck)
+        #: (count, large icons, poison type or -1, whether more than one is left) of every
+        #: kind left, in chest order.
+        self.kinds = tuple((deck[k], large, p, deck[k] > 1)
+                           for k, large, p in ct.chest_kinds if deck[k])
+        if ct.gems_first:
+            self.gems: float | None = float(sum(n * large for n, large, p, _ in self.kinds
+                                                if p < 0))
+            self.poisons = tuple(k for k in self.kinds if k[2] >= 0)
+        else:
+            self.gems = None
+            self.poisons = ()
 
 
 _CARD_TABLES: dict[Tables, _CardTables] = {}
@@ -493,46 +550,37 @@ class _StatePolicy:
         i.legal = acts
         return self.h.choose(i)
 
-    def _counts(self, state: State, seat: int) -> list[int]:
-        # _info_from_state's counts: the seat's uncovered poisons and the chest poisons (K15).
-        t = state.tables
-        mine = state.poison_masks[seat] & ~state.covered_masks[seat]
-        counts = [(mine & m).bit_count() for m in t.type_masks]
-        poison = t.chest_poison
-        for kind, n in enumerate(state.chest_centre):
-            if n and poison[kind] >= 0:
-                counts[poison[kind]] += n
-        return counts
-
-    def _chest_value(self, kinds: tuple[tuple[int, int, int], ...], chest: tuple[int, ...],
-                     counts: list[int], bag: int) -> tuple[float, float]:
-        # _Heuristic._chest_value, term by term.
-        total = sum(chest)
-        if not total:
-            return 0.0, 0.0
+    def _chest_value(self, chest: _Chest, counts: Sequence[int], bag: int) -> float:
+        # _Heuristic._chest_value's expected change of the bag, term by term.
+        if not chest.total:
+            return 0.0
         caution = self.caution
+        if chest.gems is not None:
+            value = chest.gems
+            for n, large, p, left in chest.poisons:
+                if counts[p] >= 1:
+                    value -= n * (bag + _FUTURE * caution)
+                else:
+                    value += n * (large - (0.3 * bag * caution if left else 0.0))
+            return value / chest.total
         value = 0.0
-        shock = 0
-        for kind, large, p in kinds:
-            n = chest[kind]
-            if not n:
-                continue
+        for n, large, p, left in chest.kinds:
             if p < 0:
                 value += n * large
             elif counts[p] >= 1:
-                shock += n
                 value -= n * (bag + _FUTURE * caution)
             else:
-                left = n - 1
                 value += n * (large - (0.3 * bag * caution if left else 0.0))
-        return value / total, shock / total
+        return value / chest.total
 
     def reveal(self, state: State) -> Action:
         """_Heuristic.reveal on a state."""
         seat = state.actor
-        value, shock = self._chest_value(card_tables(state.tables).chest_kinds,
-                                         state.chest_deck, self._counts(state, seat),
-                                         state.on_bag[seat])
+        ct = card_tables(state.tables)
+        chest = ct.chest(state.chest_deck)
+        counts = ct.seat_counts(state, seat)
+        value = self._chest_value(chest, counts, state.on_bag[seat])
+        shock = _shock_share(chest, counts)
         return REVEAL if value > self.reveal_margin + shock * _FUTURE else STOP
 
     def play(self, state: State) -> Action:
@@ -572,7 +620,8 @@ class _StatePolicy:
         caution = self.caution
         bag = state.on_bag[seat]
         cost = ct.cost
-        counts: list[int] | None = None
+        counts = ct.seat_counts(state, seat)
+        chest = ct.chest(state.chest_deck)
         # Filled when a card could win the trick (_hold_chance and _win_value).
         ready = False
         later: list[tuple[int, int]] = []
@@ -609,8 +658,6 @@ class _StatePolicy:
                     total = unseen.bit_count()
                     if total and trump >= 0:
                         trumps = (unseen & t.suit_masks[trump]).bit_count() / total
-                    if counts is None:
-                        counts = self._counts(state, seat)
                     mine = state.poison_masks[seat] & ~state.covered_masks[seat]
                     stored = (state.potion_masks[seat].bit_count()
                               - state.covered_masks[seat].bit_count())
@@ -636,24 +683,13 @@ class _StatePolicy:
                 taken = low | up_cards
                 new_poisons = taken & poison_cards
                 potions = stored + (taken & potion_cards).bit_count()
-                won = counts
+                won: Sequence[int] = counts
                 if new_poisons or potions:
-                    won = list(counts)
-                    for c in iter_bits(new_poisons):
-                        won[t.poison_of[c]] += 1
-                    if potions:
-                        # K16: the potions cover number poisons where a count reaches 2.
-                        poison_of = t.poison_of
-                        for c in sorted(iter_bits((mine | taken) & poison_cards),
-                                        key=lambda c: -won[poison_of[c]]):
-                            if potions and won[poison_of[c]] >= 2:
-                                won[poison_of[c]] -= 1
-                                potions -= 1
+                    won = _after_win(t, counts, new_poisons, potions, (mine | taken) & poison_cards)
                 if max(won, default=0) >= 2:
                     win = -(bag + _FUTURE) * caution  # K17: shocked before the chest
                 else:
-                    win = gems + self._chest_value(ct.chest_kinds, state.chest_deck, won,
-                                                   int(bag + gems))[0]
+                    win = gems + self._chest_value(chest, won, int(bag + gems))
                 score += hold * win
                 if low & poison_cards:
                     score += (1 - hold) * 0.4
@@ -664,23 +700,40 @@ class _StatePolicy:
                 best_idx = idx
         if bag > 0:
             # _Heuristic.play: staying risks the bag to chest poisons revealed by others.
-            if counts is None:
-                counts = self._counts(state, seat)
-            chest = state.chest_deck
-            all_cards = sum(chest)
-            q = 0.0
-            if all_cards:
-                bad = 0
-                for kind, _, p in ct.chest_kinds:
-                    n = chest[kind]
-                    if n and p >= 0 and counts[p] >= 1:
-                        bad += n
-                q = bad / all_cards
+            q = _shock_share(chest, counts)
             others = 1.2 * q * (bag + _FUTURE) * caution
             stay = best_score - others + (0.6 if hand.bit_count() > 1 else 0.0)
             if stay < 0:
                 return WITHDRAW[ct.dump(hand)]
         return PLAY[best_idx]
+
+
+def _after_win(t: Tables, counts: Sequence[int], new_poisons: int, potions: int,
+               poisons: int) -> list[int]:
+    """Return the poison counts after taking ``new_poisons`` with ``potions`` potions to
+    cover ``poisons`` (_Heuristic._win_value)."""
+    won = list(counts)
+    poison_of = t.poison_of
+    for c in iter_bits(new_poisons):
+        won[poison_of[c]] += 1
+    if potions:
+        # K16: the potions cover number poisons; use them where a count reaches 2.
+        for c in sorted(iter_bits(poisons), key=lambda c: -won[poison_of[c]]):
+            if potions and won[poison_of[c]] >= 2:
+                won[poison_of[c]] -= 1
+                potions -= 1
+    return won
+
+
+def _shock_share(chest: _Chest, counts: Sequence[int]) -> float:
+    """Return the share of the chest deck that would shock a seat with these counts (K21)."""
+    if not chest.total:
+        return 0.0
+    bad = 0
+    for n, _, p, _ in chest.kinds:
+        if p >= 0 and counts[p] >= 1:
+            bad += n
+    return bad / chest.total
 
 
 def _seen(s: State, seat: int) -> int:
