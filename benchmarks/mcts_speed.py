@@ -14,6 +14,7 @@ interpreter with that tree first on ``sys.path``:
 
     python benchmarks/mcts_speed.py [--iterations 120] [--positions 8] [--repeat 5]
     python benchmarks/mcts_speed.py --tree /path/to/old/src --tree src
+    python benchmarks/mcts_speed.py --seconds 0.2     # how closely a time budget is kept
 """
 
 from __future__ import annotations
@@ -58,19 +59,35 @@ def positions(count: int, every: int = 5, seed: int = 1) -> list[sr.PlayerView]:
     return out
 
 
-def measure(iterations: int, count: int, seconds: float | None = None) -> float:
-    """Return decisions per second over the fixed positions (one pass)."""
+def measure(iterations: int, count: int) -> tuple[float, float]:
+    """Return decisions per second over the fixed positions (one pass), by the wall clock and
+    by the process's CPU time (which other programs on a busy machine disturb less)."""
     views = positions(count)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for i, v in enumerate(views):
-        MCTSBot(iterations=iterations, seconds=seconds).choose(v, random.Random(i))
-    return len(views) / (time.perf_counter() - t0)
+        MCTSBot(iterations=iterations).choose(v, random.Random(i))
+    return (len(views) / (time.perf_counter() - t0), len(views) / (time.process_time() - c0))
 
 
-def _report(label: str, rates: list[float]) -> None:
-    med = statistics.median(rates)
-    print(f"{label}: {med:.2f} decisions/s median (min {min(rates):.2f}, max {max(rates):.2f}; "
-          f"{1000 / med:.0f} ms/decision)", flush=True)
+def _report(label: str, rates: list[tuple[float, float]]) -> None:
+    for kind, r in (("wall", [w for w, _ in rates]), ("cpu", [c for _, c in rates])):
+        med = statistics.median(r)
+        print(f"{label} ({kind}): {med:.2f} decisions/s median (min {min(r):.2f}, "
+              f"max {max(r):.2f}; {1000 / med:.0f} ms/decision)", flush=True)
+
+
+def budget(seconds: float, count: int) -> None:
+    """Print how long ``MCTSBot(iterations=10**6, seconds=...)`` takes per decision."""
+    views = positions(count)
+    took = []
+    for i, v in enumerate(views):
+        t0 = time.perf_counter()
+        MCTSBot(iterations=10**6, seconds=seconds).choose(v, random.Random(i))
+        took.append(time.perf_counter() - t0)
+    over = [t - seconds for t in took]
+    print(f"MCTSBot(seconds={seconds}): {statistics.median(took) * 1000:.1f} ms per decision "
+          f"median, overrun {statistics.median(over) * 1000:.1f} ms median "
+          f"(min {min(over) * 1000:.1f}, max {max(over) * 1000:.1f}) over {count} positions")
 
 
 def main() -> None:
@@ -80,8 +97,13 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--tree", action="append", default=[],
                     help="a source tree to measure (repeat to compare; runs in subprocesses)")
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="instead, measure how closely a time budget is kept")
     ap.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.seconds is not None:
+        budget(args.seconds, args.positions)
+        return
     if args.one:  # one repetition, in a subprocess started below
         measure(args.iterations, 1)  # warm up
         print(json.dumps(measure(args.iterations, args.positions)))
@@ -93,7 +115,7 @@ def main() -> None:
         _report(sr.__file__, [measure(args.iterations, args.positions)
                               for _ in range(args.repeat)])
         return
-    rates: dict[str, list[float]] = {t: [] for t in args.tree}
+    rates: dict[str, list[tuple[float, float]]] = {t: [] for t in args.tree}
     for _ in range(args.repeat):
         for tree in args.tree:
             env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
@@ -101,14 +123,15 @@ def main() -> None:
                 [sys.executable, __file__, "--one", "--iterations", str(args.iterations),
                  "--positions", str(args.positions)],
                 env=env, check=True, capture_output=True, text=True).stdout
-            rates[tree].append(json.loads(out))
+            rates[tree].append(tuple(json.loads(out)))
     for tree, r in rates.items():
         _report(tree, r)
-    if len(args.tree) == 2:
-        a, b = (statistics.median(rates[t]) for t in args.tree)
-        pairs = [y / x for x, y in zip(rates[args.tree[0]], rates[args.tree[1]], strict=True)]
-        print(f"speed-up {args.tree[1]} / {args.tree[0]}: {b / a:.2f}x median "
-              f"(per-repetition pairs {min(pairs):.2f}-{max(pairs):.2f}x)")
+    first = args.tree[0]
+    for tree in args.tree[1:]:
+        for k, kind in enumerate(("wall", "cpu")):
+            pairs = [y[k] / x[k] for x, y in zip(rates[first], rates[tree], strict=True)]
+            print(f"speed-up {tree} / {first} ({kind}): {statistics.median(pairs):.2f}x median "
+                  f"of the alternating pairs (min {min(pairs):.2f}, max {max(pairs):.2f})")
 
 
 if __name__ == "__main__":

@@ -123,6 +123,15 @@ def test_the_fast_rollout_policy_decides_as_the_heuristic(caution: float) -> Non
                 assert action == bot.choose(v, rng), state
             kinds[action.kind] += 1
             compared += 1
+            if compared % 5 == 0:
+                # Rarer inputs: a big bag at risk, an empty chest deck.
+                seat = state.actor
+                for other in (
+                    attrs.evolve(state, on_bag=tuple(
+                        40 if j == seat else b for j, b in enumerate(state.on_bag))),
+                    attrs.evolve(state, chest_deck=(0,) * len(state.chest_deck)),
+                ):
+                    assert fast(other) == _reference_policy(h, other), other
             if rng.random() < 0.3:
                 action = rng.choice(sr.legal_actions(state))
             state = sr.apply(state, action)

@@ -621,7 +621,11 @@ class _StatePolicy:
         bag = state.on_bag[seat]
         cost = ct.cost
         counts = ct.seat_counts(state, seat)
+        base_max = max(counts, default=0)
         chest = ct.chest(state.chest_deck)
+        chest_total = chest.total
+        chest_gems = chest.gems if chest_total else None  # no chest card: _chest_value
+        chest_poisons = chest.poisons
         # Filled when a card could win the trick (_hold_chance and _win_value).
         ready = False
         later: list[tuple[int, int]] = []
@@ -683,11 +687,26 @@ class _StatePolicy:
                 taken = low | up_cards
                 new_poisons = taken & poison_cards
                 potions = stored + (taken & potion_cards).bit_count()
-                won: Sequence[int] = counts
-                if new_poisons or potions:
+                # Without new poisons the counts change only where a potion covers a count
+                # of 2 or more (_after_win).
+                if new_poisons or (potions and base_max >= 2):
                     won = _after_win(t, counts, new_poisons, potions, (mine | taken) & poison_cards)
-                if max(won, default=0) >= 2:
+                    shocked = max(won, default=0) >= 2
+                else:
+                    won = counts
+                    shocked = base_max >= 2
+                if shocked:
                     win = -(bag + _FUTURE) * caution  # K17: shocked before the chest
+                elif chest_gems is not None:
+                    # _chest_value inlined: the most frequent call of a rollout.
+                    value = chest_gems
+                    worth = int(bag + gems)
+                    for n, large, p, left in chest_poisons:
+                        if won[p] >= 1:
+                            value -= n * (worth + _FUTURE * caution)
+                        else:
+                            value += n * (large - (0.3 * worth * caution if left else 0.0))
+                    win = gems + value / chest_total
                 else:
                     win = gems + self._chest_value(chest, won, int(bag + gems))
                 score += hold * win
