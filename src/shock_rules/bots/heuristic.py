@@ -689,6 +689,7 @@ class _StatePolicy:
                 potions = stored + (taken & potion_cards).bit_count()
                 # Without new poisons the counts change only where a potion covers a count
                 # of 2 or more (_after_win).
+                won: Sequence[int]
                 if new_poisons or (potions and base_max >= 2):
                     won = _after_win(t, counts, new_poisons, potions, (mine | taken) & poison_cards)
                     shocked = max(won, default=0) >= 2
@@ -701,8 +702,8 @@ class _StatePolicy:
                     # _chest_value inlined: the most frequent call of a rollout.
                     value = chest_gems
                     worth = int(bag + gems)
-                    for n, large, p, left in chest_poisons:
-                        if won[p] >= 1:
+                    for n, large, pt, left in chest_poisons:
+                        if won[pt] >= 1:
                             value -= n * (worth + _FUTURE * caution)
                         else:
                             value += n * (large - (0.3 * worth * caution if left else 0.0))
