@@ -350,9 +350,10 @@ def _count_playouts(bot: MCTSBot, monkeypatch: pytest.MonkeyPatch) -> list[int]:
 @pytest.mark.parametrize("paired", [True, False])
 def test_mcts_time_budget_stops_the_search_at_the_first_reading_past_it(
         paired: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A clock that advances one second at each reading: the budget is read when choose()
-    # starts and after each round of playouts (one per root action when paired), so a
-    # 3.5-second budget allows exactly four rounds, whatever the iteration budget.
+    # A clock that advances one second at each reading: it is read when choose() starts and
+    # after each round of playouts (one per root action when paired), and the search stops
+    # when another round of one second would end past the budget: a 3.5-second budget allows
+    # three rounds, ending at second 3, whatever the iteration budget.
     s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(2))
     v = sr.view(s, s.actor)
     cands = len(MCTSBot()._candidates(s))  # the searched root actions
@@ -363,7 +364,7 @@ def test_mcts_time_budget_stops_the_search_at_the_first_reading_past_it(
     bot = MCTSBot(iterations=10**6, seconds=3.5, paired=paired)
     calls = _count_playouts(bot, monkeypatch)
     assert bot.choose(v, random.Random(0)) in v.legal_actions
-    assert calls[0] == 4 * roots
+    assert calls[0] == 3 * roots
     # A budget already spent still plays every root action out once.
     bot = MCTSBot(iterations=10**6, seconds=1e-9, paired=paired)
     calls = _count_playouts(bot, monkeypatch)
