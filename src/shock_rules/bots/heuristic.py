@@ -507,6 +507,8 @@ def card_tables(t: Tables) -> _CardTables:
     """Return the heuristic's per-card constants for these tables (cached)."""
     found = _CARD_TABLES.get(t)
     if found is None:
+        if len(_CARD_TABLES) >= 64:  # as many as tables_for() keeps
+            _CARD_TABLES.clear()
         found = _CARD_TABLES[t] = _CardTables(t)
     return found
 
