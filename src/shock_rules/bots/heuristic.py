@@ -523,8 +523,9 @@ class _StatePolicy:
 
     It decides exactly as ``_Heuristic.choose(_info_from_state(state))`` (a test compares them
     on thousands of states), but reads the state directly, computes per decision only what
-    that decision needs (the unseen cards only when a card could win the trick, the cover
-    step only when potions are at hand) and takes per-card constants from tables. Every float
+    that decision needs (the unseen cards only when a card could win the trick, the potions'
+    cover only when a poison is taken or a count of 2 is at stake) and takes per-card
+    constants, poison counts and chest summaries from per-config caches. Every float
     is computed by the same operations in the same order as in :class:`_Heuristic`, so that
     near-ties break the same way.
     """
