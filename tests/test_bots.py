@@ -100,17 +100,21 @@ def _reference_policy(h: _Heuristic, state: sr.State) -> sr.Action:
 @pytest.mark.parametrize("caution", [0.25, 0.0, 1.0])
 def test_the_fast_rollout_policy_decides_as_the_heuristic(caution: float) -> None:
     # On thousands of states of games between the heuristic and random moves (3-5 players,
-    # both variants), the rollout policy chooses exactly the action of the reference policy
-    # on the state and of HeuristicBot on the acting seat's view: search strength is that of
-    # the heuristic rollouts it was measured with.
+    # both variants, and an edition whose chest lists its poison cards first), the rollout
+    # policy chooses exactly the action of the reference policy on the state and of
+    # HeuristicBot on the acting seat's view: search strength is that of the heuristic
+    # rollouts it was measured with.
     fast = state_policy(caution)
     h = _Heuristic(caution)
     bot = HeuristicBot(caution)
     rng = random.Random(17)
     kinds: collections.Counter[sr.ActionKind] = collections.Counter()
+    standard = sr.Edition.default()
+    poisons_first = attrs.evolve(standard, chest=tuple(reversed(standard.chest)))
     compared = 0
     for game in range(36):
-        config = sr.GameConfig(players=3 + game % 3, variant=list(sr.Variant)[game // 3 % 2])
+        config = sr.GameConfig(players=3 + game % 3, variant=list(sr.Variant)[game // 3 % 2],
+                               edition=poisons_first if game % 4 == 3 else standard)
         state = sr.new_game(config)
         while not sr.is_terminal(state):
             if sr.is_chance(state):
