@@ -339,6 +339,27 @@ def test_mcts_decides_as_the_search_it_was_measured_with(paired: bool, expected:
     assert got == [A(a) for a in expected.split("; ")]
 
 
+def test_rollout_chest_draws_are_those_of_sample_chance() -> None:
+    # The search draws chest cards from cached weights; from the same generator state it must
+    # draw what sample_chance draws, and leave the generator in the same state.
+    rng = random.Random(23)
+    decks = 0
+    for _ in range(40):
+        state = sr.new_game(sr.GameConfig(players=4))
+        while not sr.is_terminal(state):
+            if state.phase is sr.Phase.CHEST:
+                decks += 1
+                for k in range(5):
+                    a, b = random.Random(k), random.Random(k)
+                    assert mcts_module._chest_draw(state.tables, state.chest_deck, a) \
+                        == sr.sample_chance(state, b)
+                    assert a.getstate() == b.getstate()
+            action = (sr.sample_chance(state, rng) if sr.is_chance(state)
+                      else rng.choice(sr.legal_actions(state)))
+            state = sr.apply(state, action)
+    assert decks > 200
+
+
 def _count_playouts(bot: MCTSBot, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls = [0]
     iterate = bot._iterate

@@ -59,11 +59,9 @@ __all__ = ["MCTSBot"]
 #: The clock of the time budget (a module attribute, so that tests can drive it).
 _clock: Callable[[], float] = time.perf_counter
 
-_PLAY_P: Final = Phase.PLAY
 _CHEST_P: Final = Phase.CHEST
 _OVER_P: Final = Phase.OVER
 _CHANCE: Final = (Phase.DEAL, Phase.TRUMP, Phase.LEADER, Phase.CHEST)
-_IN: Final = Status.IN
 
 
 class _Node:
@@ -102,7 +100,8 @@ class _Clock:
 class MCTSBot:
     """An information-set MCTS bot (see the module docstring).
 
-    ``iterations`` bounds the playouts per decision; ``seconds``, when given, bounds
+    ``iterations`` bounds the playouts per decision (when ``paired``, rounded up to whole
+    rounds of one playout per root action); ``seconds``, when given, bounds
     the time of a decision too (the search stops at whichever comes first, see the module
     docstring for how closely the time is kept; a time budget makes results depend on the
     machine's speed, an iteration budget does not). ``exploration`` is the UCT constant.
