@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
 """MCTS speed: decisions per second of ``MCTSBot`` at a fixed iteration budget.
 
-The positions are fixed: seeded 4-player games of four heuristic bots, from which every
-``--every``-th decision of rounds 2-4 that the search does not leave to the heuristic (a
-face-up play with a choice, or a chest choice) is taken. Each repetition asks a fresh
-``MCTSBot(iterations=N)`` for a decision on every position, with a generator seeded per
-position, so every repetition does the same work; the median and the spread over repetitions
-are printed.
+The positions are fixed: seeded 4-player games of four heuristic bots, from which every fifth
+decision of rounds 2-4 that the search does not leave to the heuristic (a face-up play with a
+choice, or a chest choice) is taken. Each repetition asks a fresh ``MCTSBot(iterations=N)``
+for a decision on every position, with a generator seeded per position, so every repetition
+does the same work; the median and the spread over repetitions are printed, by the wall clock
+and by the process's CPU time.
 
 To compare two source trees in one run (the repetitions alternate between them, so a busy
 machine slows both alike), name them with ``--tree``; each repetition then runs in a fresh
 interpreter with that tree first on ``sys.path``:
 
-    python benchmarks/mcts_speed.py [--iterations 120] [--positions 8] [--repeat 5]
+    python benchmarks/mcts_speed.py [--iterations 120] [--positions 16] [--repeat 7]
     python benchmarks/mcts_speed.py --tree /path/to/old/src --tree src
     python benchmarks/mcts_speed.py --seconds 0.2     # how closely a time budget is kept
 """
@@ -93,8 +93,8 @@ def budget(seconds: float, count: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--iterations", type=int, default=120)
-    ap.add_argument("--positions", type=int, default=8)
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--positions", type=int, default=16)
+    ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--tree", action="append", default=[],
                     help="a source tree to measure (repeat to compare; runs in subprocesses)")
     ap.add_argument("--seconds", type=float, default=None,
