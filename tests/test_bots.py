@@ -3,6 +3,8 @@ positions (K9, K11, K15-K17, K21, K22, K34)."""
 
 from __future__ import annotations
 
+import collections
+import itertools
 import random
 
 import attrs
@@ -10,7 +12,8 @@ import pytest
 
 import shock_rules as sr
 from shock_rules.bots import BOTS, Bot, HeuristicBot, MCTSBot, RandomBot, make_bot, play_game
-from shock_rules.bots.heuristic import state_policy
+from shock_rules.bots import mcts as mcts_module
+from shock_rules.bots.heuristic import _Heuristic, _info_from_state, state_policy
 
 A = sr.Action.parse
 
@@ -81,6 +84,66 @@ def test_the_rollout_policy_reads_only_what_its_seat_may_know() -> None:
             compared += 1
             state = sr.apply(state, policy(state))
     assert compared > 300
+
+
+def _reference_policy(h: _Heuristic, state: sr.State) -> sr.Action:
+    # The rollout policy as it was first written: the heuristic over an _Info built from the
+    # state (the fast policy must decide exactly like it).
+    acts = sr.legal_actions(state)
+    if len(acts) == 1:
+        return acts[0]
+    info = _info_from_state(state)
+    info.legal = acts
+    return h.choose(info)
+
+
+@pytest.mark.parametrize("caution", [0.25, 0.0, 1.0])
+def test_the_fast_rollout_policy_decides_as_the_heuristic(caution: float) -> None:
+    # On thousands of states of games between the heuristic and random moves (3-5 players,
+    # both variants, and an edition whose chest lists its poison cards first), the rollout
+    # policy chooses exactly the action of the reference policy on the state and of
+    # HeuristicBot on the acting seat's view: search strength is that of the heuristic
+    # rollouts it was measured with.
+    fast = state_policy(caution)
+    h = _Heuristic(caution)
+    bot = HeuristicBot(caution)
+    rng = random.Random(17)
+    kinds: collections.Counter[sr.ActionKind] = collections.Counter()
+    standard = sr.Edition.default()
+    poisons_first = attrs.evolve(standard, chest=tuple(reversed(standard.chest)))
+    compared = 0
+    for game in range(36):
+        config = sr.GameConfig(players=3 + game % 3, variant=list(sr.Variant)[game // 3 % 2],
+                               edition=poisons_first if game % 4 == 3 else standard)
+        state = sr.new_game(config)
+        while not sr.is_terminal(state):
+            if sr.is_chance(state):
+                state = sr.apply(state, sr.sample_chance(state, rng))
+                continue
+            action = fast(state)
+            assert action == _reference_policy(h, state), state
+            v = sr.view(state, state.actor)
+            if len(v.legal_actions) > 1:
+                assert action == bot.choose(v, rng), state
+            kinds[action.kind] += 1
+            compared += 1
+            if compared % 5 == 0:
+                # Rarer inputs: a big bag at risk, an empty chest deck.
+                seat = state.actor
+                for other in (
+                    attrs.evolve(state, on_bag=tuple(
+                        40 if j == seat else b for j, b in enumerate(state.on_bag))),
+                    attrs.evolve(state, chest_deck=(0,) * len(state.chest_deck)),
+                ):
+                    assert fast(other) == _reference_policy(h, other), other
+            if rng.random() < 0.3:
+                action = rng.choice(sr.legal_actions(state))
+            state = sr.apply(state, action)
+    assert compared > 2500
+    # Every kind of decision was met, withdrawals and both chest choices included.
+    assert all(kinds[k] > 3 for k in (sr.ActionKind.PLAY, sr.ActionKind.WITHDRAW,
+                                       sr.ActionKind.DOWN, sr.ActionKind.REVEAL,
+                                       sr.ActionKind.STOP)), kinds
 
 
 def test_heuristic_bot_beats_random_bots() -> None:
@@ -227,6 +290,133 @@ def test_mcts_is_reproducible_with_the_same_generator(paired: bool) -> None:
     a = MCTSBot(iterations=30, paired=paired).choose(v, random.Random(1))
     assert a in v.legal_actions
     assert a == MCTSBot(iterations=30, paired=paired).choose(v, random.Random(1))
+
+
+def _searched_positions() -> list[sr.PlayerView]:
+    # Decisions with a choice from seeded heuristic games, 3-5 players, both variants.
+    out: list[sr.PlayerView] = []
+    bot = HeuristicBot()
+    for players in (3, 4, 5):
+        for variant in sr.Variant:
+            rng = random.Random(players * 7 + len(variant.value))
+            state = sr.new_game(sr.GameConfig(players=players, variant=variant))
+            goal = 4 * (1 + (players - 3) * 2 + (variant is sr.Variant.SIMPLIFIED))
+            k = 0
+            while not sr.is_terminal(state) and len(out) < goal:
+                if sr.is_chance(state):
+                    state = sr.apply(state, sr.sample_chance(state, rng))
+                    continue
+                v = sr.view(state, state.actor)
+                if len(v.legal_actions) > 1:
+                    if k % 7 == 3:
+                        out.append(v)
+                    k += 1
+                state = sr.apply(state, bot.choose(v, rng))
+    return out
+
+
+# The decisions of MCTSBot(iterations=30) on _searched_positions(), position i searched with
+# random.Random(i), as the search decided before its playouts were made faster (the rollout
+# policy on states, the chest draws): a faster search must search the same way.
+_PAIRED = (
+    "reveal; play 7H; stop; play 7H; reveal; play 5H; reveal; play 6S; play 8H; reveal; "
+    "play 1H; play 9D; play 9C; stop; stop; play 9D; play 6S; play 1C; play 7D; play 6H; "
+    "play 1S; play 6D; play 5H; down 6S"
+)
+_UNPAIRED = (
+    "reveal; play 2S; stop; play 5H; stop; play 9H; reveal; play 8S; play 8H; reveal; "
+    "play 6H; play 9C; play 7C; reveal; stop; play 9D; play 6S; play 1H; play 8D; play 4H; "
+    "play 1S; play 4D; play 10H; down 6S"
+)
+
+
+@pytest.mark.parametrize(("paired", "expected"), [(True, _PAIRED), (False, _UNPAIRED)])
+def test_mcts_decides_as_the_search_it_was_measured_with(paired: bool, expected: str) -> None:
+    views = _searched_positions()
+    assert len(views) == 24
+    got = [MCTSBot(iterations=30, paired=paired).choose(v, random.Random(i))
+           for i, v in enumerate(views)]
+    assert got == [A(a) for a in expected.split("; ")]
+
+
+def test_rollout_chest_draws_are_those_of_sample_chance() -> None:
+    # The search draws chest cards from cached weights; from the same generator state it must
+    # draw what sample_chance draws, and leave the generator in the same state.
+    rng = random.Random(23)
+    decks = 0
+    for _ in range(40):
+        state = sr.new_game(sr.GameConfig(players=4))
+        while not sr.is_terminal(state):
+            if state.phase is sr.Phase.CHEST:
+                decks += 1
+                for k in range(5):
+                    a, b = random.Random(k), random.Random(k)
+                    assert mcts_module._chest_draw(state.tables, state.chest_deck, a) \
+                        == sr.sample_chance(state, b)
+                    assert a.getstate() == b.getstate()
+            action = (sr.sample_chance(state, rng) if sr.is_chance(state)
+                      else rng.choice(sr.legal_actions(state)))
+            state = sr.apply(state, action)
+    assert decks > 200
+
+
+def _count_playouts(bot: MCTSBot, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls = [0]
+    iterate = bot._iterate
+
+    def counted(*args: object) -> None:
+        calls[0] += 1
+        iterate(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot, "_iterate", counted)
+    return calls
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_mcts_time_budget_stops_the_search_at_the_first_reading_past_it(
+        paired: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A clock that advances one second at each reading: it is read when choose() starts and
+    # after each round of playouts (one per root action when paired), and the search stops
+    # when another round of one second would end past the budget: a 3.5-second budget allows
+    # three rounds, ending at second 3, whatever the iteration budget.
+    s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(2))
+    v = sr.view(s, s.actor)
+    cands = len(MCTSBot()._candidates(s))  # the searched root actions
+    assert cands > 1
+    roots = cands if paired else 1
+    ticks = itertools.count()
+    monkeypatch.setattr(mcts_module, "_clock", lambda: float(next(ticks)))
+    bot = MCTSBot(iterations=10**6, seconds=3.5, paired=paired)
+    calls = _count_playouts(bot, monkeypatch)
+    assert bot.choose(v, random.Random(0)) in v.legal_actions
+    assert calls[0] == 3 * roots
+    # A budget already spent still plays every root action out once.
+    bot = MCTSBot(iterations=10**6, seconds=1e-9, paired=paired)
+    calls = _count_playouts(bot, monkeypatch)
+    assert bot.choose(v, random.Random(0)) in v.legal_actions
+    assert calls[0] == roots
+
+
+def test_mcts_without_a_time_budget_never_reads_the_clock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The iteration budget alone bounds the search (and a stopped clock would not end it).
+    def no_clock() -> float:
+        raise AssertionError("the clock was read")
+
+    monkeypatch.setattr(mcts_module, "_clock", no_clock)
+    s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(2))
+    cands = len(MCTSBot()._candidates(s))
+    # Paired, whole rounds of one playout per root action: the budget rounded up to a round.
+    playouts = -(-30 // cands) * cands
+    bot = MCTSBot(iterations=30)
+    calls = _count_playouts(bot, monkeypatch)
+    bot.choose(sr.view(s, s.actor), random.Random(0))
+    assert calls[0] == playouts
+    monkeypatch.setattr(mcts_module, "_clock", lambda: 0.0)
+    bot = MCTSBot(iterations=30, seconds=0.2)
+    calls = _count_playouts(bot, monkeypatch)
+    bot.choose(sr.view(s, s.actor), random.Random(0))
+    assert calls[0] == playouts
 
 
 def test_mcts_ducks_the_trick_whose_poison_would_shock_it() -> None:

@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from .._info.view import PlayerView
@@ -406,17 +406,380 @@ class HeuristicBot:
         return f"HeuristicBot(caution={self._h.caution}, reveal_margin={self._h.reveal_margin})"
 
 
-def state_policy(caution: float = CAUTION) -> Callable[[State], Action]:
-    """Return the heuristic as a fast policy on full states, for search rollouts: it reads only
-    what the acting seat may know (K34)."""
-    h = _Heuristic(caution)
+# -- the same policy on full states, fast ------------------------------------------------------
 
-    def policy(state: State) -> Action:
+
+class _CardTables:
+    """Per-card constants of the heuristic for one config, computed once (internal)."""
+
+    __slots__ = ("above", "chest_kinds", "chests", "cost", "counts", "dumps", "gems_first",
+                 "keep", "suit", "t", "trump_key")
+
+    def __init__(self, t: Tables) -> None:
+        h = _Heuristic()
+        dummy = _Info(t)
+        #: _Heuristic._keep_value of each card index.
+        self.keep = tuple(h._keep_value(dummy, c.index) for c in CARDS)
+        #: The score term of spending each card, as _play_scores computes it.
+        self.cost = tuple(-_CARD_COST * k for k in self.keep)
+        self.suit = tuple(int(c.suit) for c in CARDS)
+        self.trump_key = tuple(_TRUMP_KEY + c.rank for c in CARDS)
+        #: The cards of each card's suit above it.
+        self.above = tuple(t.suit_masks[c.suit] & ~((1 << (c.index + 1)) - 1) for c in CARDS)
+        #: (kind, large icons, poison type or -1) of each chest card kind.
+        self.chest_kinds = tuple(
+            (kind, card.large, t.chest_poison[kind]) for kind, card in enumerate(t.chest_cards)
+        )
+        #: Whether the chest's gem cards come before its poison cards (see chest()).
+        kinds = [p for _, _, p in self.chest_kinds]
+        self.gems_first = kinds == sorted(kinds, key=lambda p: p >= 0)
+        self.t = t
+        #: _Heuristic.dump by hand mask, filled as hands are met.
+        self.dumps: dict[int, int] = {}
+        #: The poison counts by (uncovered poisons of the seat, chest centre), and the chest
+        #: summaries by chest deck (see counts() and chest()).
+        self.counts: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+        self.chests: dict[tuple[int, ...], _Chest] = {}
+
+    def dump(self, mask: int) -> int:
+        """Return the card _Heuristic.dump plays face down from ``mask``."""
+        found = self.dumps.get(mask)
+        if found is None:
+            if len(self.dumps) > 50_000:
+                self.dumps.clear()
+            keep = self.keep
+            found = self.dumps[mask] = min(iter_bits(mask), key=lambda idx: (keep[idx], idx))
+        return found
+
+    def seat_counts(self, state: State, seat: int) -> tuple[int, ...]:
+        """Return _info_from_state's poison counts of ``seat``: its uncovered poison cards
+        and the chest poisons in the centre, per type (K15)."""
+        mine = state.poison_masks[seat] & ~state.covered_masks[seat]
+        centre = state.chest_centre
+        found = self.counts.get((mine, centre))
+        if found is None:
+            if len(self.counts) > 50_000:
+                self.counts.clear()
+            t = self.t
+            counts = [(mine & m).bit_count() for m in t.type_masks]
+            poison = t.chest_poison
+            for kind, n in enumerate(centre):
+                if n and poison[kind] >= 0:
+                    counts[poison[kind]] += n
+            found = self.counts[(mine, centre)] = tuple(counts)
+        return found
+
+    def chest(self, deck: tuple[int, ...]) -> _Chest:
+        """Return the summary of a chest deck that _StatePolicy's chest value reads."""
+        found = self.chests.get(deck)
+        if found is None:
+            if len(self.chests) > 50_000:
+                self.chests.clear()
+            found = self.chests[deck] = _Chest(self, deck)
+        return found
+
+
+class _Chest:
+    """A chest deck as _Heuristic._chest_value reads it: the total, the gem cards' sum (when
+    they come first, their terms add up exactly, as integers) and the poison kinds left."""
+
+    __slots__ = ("gems", "kinds", "poisons", "total")
+
+    def __init__(self, ct: _CardTables, deck: tuple[int, ...]) -> None:
+        self.total = sum(deck)
+        #: (count, large icons, poison type or -1, whether more than one is left) of every
+        #: kind left, in chest order.
+        self.kinds = tuple((deck[k], large, p, deck[k] > 1)
+                           for k, large, p in ct.chest_kinds if deck[k])
+        if ct.gems_first:
+            self.gems: float | None = float(sum(n * large for n, large, p, _ in self.kinds
+                                                if p < 0))
+            self.poisons = tuple(k for k in self.kinds if k[2] >= 0)
+        else:
+            self.gems = None
+            self.poisons = ()
+
+
+_CARD_TABLES: dict[Tables, _CardTables] = {}
+
+
+def card_tables(t: Tables) -> _CardTables:
+    """Return the heuristic's per-card constants for these tables (cached)."""
+    found = _CARD_TABLES.get(t)
+    if found is None:
+        if len(_CARD_TABLES) >= 64:  # as many as tables_for() keeps
+            _CARD_TABLES.clear()
+        found = _CARD_TABLES[t] = _CardTables(t)
+    return found
+
+
+_IN: Final = Status.IN
+_PLAY_P: Final = Phase.PLAY
+_CHOICE_P: Final = Phase.CHEST_CHOICE
+
+
+class _StatePolicy:
+    """The heuristic on full states, for search rollouts (see :func:`state_policy`).
+
+    It decides exactly as ``_Heuristic.choose(_info_from_state(state))`` (a test compares them
+    on thousands of states), but reads the state directly, computes per decision only what
+    that decision needs (the unseen cards only when a card could win the trick, the potions'
+    cover only when a poison is taken or a count of 2 is at stake) and takes per-card
+    constants, poison counts and chest summaries from per-config caches. Every float
+    is computed by the same operations in the same order as in :class:`_Heuristic`, so that
+    near-ties break the same way.
+    """
+
+    def __init__(self, caution: float = CAUTION, reveal_margin: float = 0.25) -> None:
+        self.h = _Heuristic(caution, reveal_margin)
+        self.caution = caution
+        self.reveal_margin = reveal_margin
+
+    def __call__(self, state: State) -> Action:
+        phase = state.phase
+        if phase is _PLAY_P:
+            seat = state.actor
+            if state.status[seat] is _IN:
+                return self.play(state)
+            # Out of the round: a card face down, the one least worth keeping (one card: the
+            # only legal action either way).
+            return DOWN[card_tables(state.tables).dump(state.hand_masks[seat])]
+        if phase is _CHOICE_P:
+            return self.reveal(state)
         acts = legal_actions(state)
         if len(acts) == 1:
             return acts[0]
         i = _info_from_state(state)
         i.legal = acts
-        return h.choose(i)
+        return self.h.choose(i)
 
-    return policy
+    def _chest_value(self, chest: _Chest, counts: Sequence[int], bag: int) -> float:
+        # _Heuristic._chest_value's expected change of the bag, term by term.
+        if not chest.total:
+            return 0.0
+        caution = self.caution
+        if chest.gems is not None:
+            value = chest.gems
+            for n, large, p, left in chest.poisons:
+                if counts[p] >= 1:
+                    value -= n * (bag + _FUTURE * caution)
+                else:
+                    value += n * (large - (0.3 * bag * caution if left else 0.0))
+            return value / chest.total
+        value = 0.0
+        for n, large, p, left in chest.kinds:
+            if p < 0:
+                value += n * large
+            elif counts[p] >= 1:
+                value -= n * (bag + _FUTURE * caution)
+            else:
+                value += n * (large - (0.3 * bag * caution if left else 0.0))
+        return value / chest.total
+
+    def reveal(self, state: State) -> Action:
+        """_Heuristic.reveal on a state."""
+        seat = state.actor
+        ct = card_tables(state.tables)
+        chest = ct.chest(state.chest_deck)
+        counts = ct.seat_counts(state, seat)
+        value = self._chest_value(chest, counts, state.on_bag[seat])
+        shock = _shock_share(chest, counts)
+        return REVEAL if value > self.reveal_margin + shock * _FUTURE else STOP
+
+    def play(self, state: State) -> Action:
+        """_Heuristic.play for a seat in the round: a card face up, or withdraw."""
+        t = state.tables
+        ct = card_tables(t)
+        suit_of = ct.suit
+        trump_key = ct.trump_key
+        seat = state.actor
+        hand = state.hand_masks[seat]
+        trump = suit_of[state.trump_index] if state.trump_index >= 0 else -1
+        # The trick: its lead suit and best key (_Heuristic._key), gems, face-up cards, seats.
+        lead = -1
+        best = -1
+        trick_gems = 0
+        up_cards = 0
+        played = 0
+        for p in state.trick:
+            played |= 1 << p.seat
+            trick_gems += p.gems
+            if p.face_up:
+                c = p.card.index
+                up_cards |= 1 << c
+                if lead < 0:
+                    lead = suit_of[c]
+                cs = suit_of[c]
+                key = trump_key[c] if cs == trump else c % RANKS + 1 if cs == lead else -1
+                if key > best:
+                    best = key
+        plays = hand
+        if lead >= 0:
+            follow = hand & t.suit_masks[lead]
+            if follow:
+                plays = follow  # K9, as legal_actions
+        poison_cards = t.poison_cards
+        potion_cards = t.potion_cards
+        caution = self.caution
+        bag = state.on_bag[seat]
+        cost = ct.cost
+        counts = ct.seat_counts(state, seat)
+        base_max = max(counts, default=0)
+        chest = ct.chest(state.chest_deck)
+        chest_total = chest.total
+        chest_gems = chest.gems if chest_total else None  # no chest card: _chest_value
+        chest_poisons = chest.poisons
+        # Filled when a card could win the trick (_hold_chance and _win_value).
+        ready = False
+        later: list[tuple[int, int]] = []
+        unseen = total = 0
+        trumps = 0.0
+        extra: list[float] = []
+        mine = stored = 0
+        best_score = 0.0
+        best_idx = -1
+        m = plays
+        while m:
+            low = m & -m
+            m ^= low
+            idx = low.bit_length() - 1
+            cs = suit_of[idx]
+            my_lead = lead if lead >= 0 else cs
+            key = trump_key[idx] if cs == trump else idx % RANKS + 1 if cs == my_lead else -1
+            score = cost[idx]
+            if key > best:
+                if not ready:
+                    ready = True
+                    status = state.status
+                    hands = state.hand_masks
+                    voids = state.void_suits
+                    fdg = t.face_down_gems
+                    for s in range(t.players):
+                        if s != seat and not played >> s & 1:
+                            if status[s] is _IN:
+                                later.append((max(1, hands[s].bit_count()), voids[s]))
+                                extra.append(0.3)
+                            else:
+                                extra.append(fdg)
+                    unseen = t.deck & ~_seen(state, seat)
+                    total = unseen.bit_count()
+                    if total and trump >= 0:
+                        trumps = (unseen & t.suit_masks[trump]).bit_count() / total
+                    mine = state.poison_masks[seat] & ~state.covered_masks[seat]
+                    stored = (state.potion_masks[seat].bit_count()
+                              - state.covered_masks[seat].bit_count())
+                # _Heuristic._hold_chance
+                if not later or not total:
+                    hold = 1.0
+                else:
+                    suit_mask = t.suit_masks[cs]
+                    higher = (unseen & ct.above[idx]).bit_count() / total
+                    tr = trumps if cs != trump else 0.0
+                    hold = 1.0
+                    for size, void in later:
+                        beat = 1.0 - (1.0 - higher) ** size
+                        if tr:
+                            lacks = 1.0 if void >> cs & 1 else (
+                                1.0 - (unseen & suit_mask).bit_count() / total) ** size
+                            beat += (1.0 - beat) * lacks * (1.0 - (1.0 - tr) ** size)
+                        hold *= 1.0 - beat
+                # _Heuristic._win_value
+                gems: float = trick_gems + t.icons[idx]
+                for g in extra:
+                    gems += g
+                taken = low | up_cards
+                new_poisons = taken & poison_cards
+                potions = stored + (taken & potion_cards).bit_count()
+                # Without new poisons the counts change only where a potion covers a count
+                # of 2 or more (_after_win).
+                won: Sequence[int]
+                if new_poisons or (potions and base_max >= 2):
+                    won = _after_win(t, counts, new_poisons, potions, (mine | taken) & poison_cards)
+                    shocked = max(won, default=0) >= 2
+                else:
+                    won = counts
+                    shocked = base_max >= 2
+                if shocked:
+                    win = -(bag + _FUTURE) * caution  # K17: shocked before the chest
+                elif chest_gems is not None:
+                    # _chest_value inlined: the most frequent call of a rollout.
+                    value = chest_gems
+                    worth = int(bag + gems)
+                    for n, large, pt, left in chest_poisons:
+                        if won[pt] >= 1:
+                            value -= n * (worth + _FUTURE * caution)
+                        else:
+                            value += n * (large - (0.3 * worth * caution if left else 0.0))
+                    win = gems + value / chest_total
+                else:
+                    win = gems + self._chest_value(chest, won, int(bag + gems))
+                score += hold * win
+                if low & poison_cards:
+                    score += (1 - hold) * 0.4
+            elif low & poison_cards:
+                score += 0.4  # a poison given to an opponent (rulebook, Poisons)
+            if best_idx < 0 or score > best_score:
+                best_score = score
+                best_idx = idx
+        if bag > 0:
+            # _Heuristic.play: staying risks the bag to chest poisons revealed by others.
+            q = _shock_share(chest, counts)
+            others = 1.2 * q * (bag + _FUTURE) * caution
+            stay = best_score - others + (0.6 if hand.bit_count() > 1 else 0.0)
+            if stay < 0:
+                return WITHDRAW[ct.dump(hand)]
+        return PLAY[best_idx]
+
+
+def _after_win(t: Tables, counts: Sequence[int], new_poisons: int, potions: int,
+               poisons: int) -> list[int]:
+    """Return the poison counts after taking ``new_poisons`` with ``potions`` potions to
+    cover ``poisons`` (_Heuristic._win_value)."""
+    won = list(counts)
+    poison_of = t.poison_of
+    for c in iter_bits(new_poisons):
+        won[poison_of[c]] += 1
+    if potions:
+        # K16: the potions cover number poisons; use them where a count reaches 2.
+        for c in sorted(iter_bits(poisons), key=lambda c: -won[poison_of[c]]):
+            if potions and won[poison_of[c]] >= 2:
+                won[poison_of[c]] -= 1
+                potions -= 1
+    return won
+
+
+def _shock_share(chest: _Chest, counts: Sequence[int]) -> float:
+    """Return the share of the chest deck that would shock a seat with these counts (K21)."""
+    if not chest.total:
+        return 0.0
+    bad = 0
+    for n, _, p, _ in chest.kinds:
+        if p >= 0 and counts[p] >= 1:
+            bad += n
+    return bad / chest.total
+
+
+def _seen(s: State, seat: int) -> int:
+    """Return the cards whose place ``seat`` knows (_info_from_state's seen cards)."""
+    others_down = 0
+    for j, m in enumerate(s.face_down_masks):
+        if j != seat:
+            others_down |= m
+    seen = s.hand_masks[seat] | (s.discard_mask & ~others_down) | s.face_down_masks[seat]
+    if s.trump_index >= 0:
+        seen |= 1 << s.trump_index
+    for p in s.trick:
+        if p.face_up or p.seat == seat:
+            seen |= p.card.bit
+    for m in s.poison_masks:
+        seen |= m
+    for m in s.potion_masks:
+        seen |= m
+    return seen
+
+
+def state_policy(caution: float = CAUTION) -> Callable[[State], Action]:
+    """Return the heuristic as a fast policy on full states, for search rollouts: it reads only
+    what the acting seat may know (K34), and decides as :class:`HeuristicBot` would on that
+    seat's view."""
+    return _StatePolicy(caution)

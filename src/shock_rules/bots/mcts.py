@@ -15,6 +15,15 @@ three heuristic bots): plain UCT with 50 playouts won 27-30%, paired 60 won 33%,
 won 36% (equal strength: 25%). With ``paired=False`` the root is searched by UCT too and the
 most visited action is chosen.
 
+``MCTSBot(seconds=0.2)`` bounds the time of a decision as well, for front-ends that must
+answer promptly. The clock starts when :meth:`MCTSBot.choose` is called (the first
+determinization counts) and is read after each round of playouts (one playout per root action
+when paired, else one playout); the search stops when another round as long as the last one
+would end past the budget. A decision therefore takes at most the budget unless a round takes
+longer than the one before it, and then overruns by less than that round (a few milliseconds
+with 4 players). The first round is always completed, so that every root action has a
+playout. ``benchmarks/mcts_speed.py --seconds 0.2`` measures the time taken.
+
 Only the decisions that shape the game are searched: which card to play face up, whether to
 withdraw (with the heuristic's choice of face-down card) and whether to reveal another chest
 card. Face-down cards while out of the round and potion covers follow the heuristic.
@@ -32,16 +41,27 @@ from __future__ import annotations
 import math
 import random
 import time
+from bisect import bisect
 from collections.abc import Callable
+from itertools import accumulate
+from typing import Final
 
 from .._info.determinize import determinize
 from .._info.view import PlayerView
 from .._rules.actions import WITHDRAW, Action, ActionKind
+from .._rules.config import Tables
 from .._rules.engine import apply, legal_actions, sample_chance
 from .._rules.state import Phase, State, Status
-from .heuristic import CAUTION, HeuristicBot, _Heuristic, _info_from_state, state_policy
+from .heuristic import CAUTION, HeuristicBot, card_tables, state_policy
 
 __all__ = ["MCTSBot"]
+
+#: The clock of the time budget (a module attribute, so that tests can drive it).
+_clock: Callable[[], float] = time.perf_counter
+
+_CHEST_P: Final = Phase.CHEST
+_OVER_P: Final = Phase.OVER
+_CHANCE: Final = (Phase.DEAL, Phase.TRUMP, Phase.LEADER, Phase.CHEST)
 
 
 class _Node:
@@ -57,12 +77,34 @@ class _Node:
         self.children: dict[Action, _Node] = {}
 
 
+class _Clock:
+    """The time budget of one decision: started when made, read after each round of playouts
+    (see the module docstring)."""
+
+    __slots__ = ("deadline", "last")
+
+    def __init__(self, seconds: float) -> None:
+        self.last = _clock()
+        self.deadline = self.last + seconds
+
+    def stop(self) -> bool:
+        """Return whether to stop now: when another round as long as the last one would end
+        past the deadline."""
+        now = _clock()
+        if now + (now - self.last) > self.deadline:
+            return True
+        self.last = now
+        return False
+
+
 class MCTSBot:
     """An information-set MCTS bot (see the module docstring).
 
-    ``iterations`` bounds the playouts per decision; ``seconds``, when given, bounds
-    the time too (the search stops at whichever comes first; a time budget makes results depend
-    on the machine's speed, an iteration budget does not). ``exploration`` is the UCT constant.
+    ``iterations`` bounds the playouts per decision (when ``paired``, rounded up to whole
+    rounds of one playout per root action); ``seconds``, when given, bounds
+    the time of a decision too (the search stops at whichever comes first, see the module
+    docstring for how closely the time is kept; a time budget makes results depend on the
+    machine's speed, an iteration budget does not). ``exploration`` is the UCT constant.
     """
 
     name = "mcts"
@@ -83,7 +125,6 @@ class MCTSBot:
         #: Whether root actions are compared on shared determinizations and chance streams.
         self.paired = paired
         self._fallback = HeuristicBot(caution)
-        self._heuristic = _Heuristic(caution)
         self._policy: Callable[[State], Action] = state_policy(caution)
 
     def __repr__(self) -> str:
@@ -105,8 +146,7 @@ class MCTSBot:
         if not state.on_bag[state.actor]:
             # Withdrawing with nothing on the bag banks nothing and forfeits the round (K11).
             return plays if len(plays) > 1 else ()
-        info = _info_from_state(state)
-        dump = self._heuristic.dump(info, state.hand_masks[state.actor])
+        dump = card_tables(state.tables).dump(state.hand_masks[state.actor])
         return (*plays, WITHDRAW[dump])
 
     # -- the search ---------------------------------------------------------------------------
@@ -118,15 +158,15 @@ class MCTSBot:
             raise ValueError("the view has no legal actions: it is not this seat's turn")
         if len(acts) == 1:
             return acts[0]
+        clock = None if self.seconds is None else _Clock(self.seconds)
         me = view.seat
         assert me is not None
         first = determinize(view, rng)
         if not self._candidates(first):
             return self._fallback.choose(view, rng)
         root = _Node()
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         if self.paired:
-            self._paired_search(root, view, first, me, rng, deadline)
+            self._paired_search(root, view, first, me, rng, clock)
             # Every root action was played out equally often: take the best mean.
             best = max(root.children.items(),
                        key=lambda kv: (kv[1].value / max(kv[1].visits, 1), kv[1].visits))
@@ -134,13 +174,13 @@ class MCTSBot:
         for it in range(self.iterations):
             state = first if it == 0 else determinize(view, rng)
             self._iterate(root, state, me, rng)
-            if deadline is not None and time.perf_counter() >= deadline:
+            if clock is not None and clock.stop():
                 break
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))
         return best[0]
 
     def _paired_search(self, root: _Node, view: PlayerView, first: State, me: int,
-                       rng: random.Random, deadline: float | None) -> None:
+                       rng: random.Random, clock: _Clock | None) -> None:
         """Play every root action out on the same determinization with the same stream of
         chance (common random numbers), so that the comparison between root actions is not
         drowned by the luck of the deal and of the chest; below the root, UCT as usual."""
@@ -152,7 +192,7 @@ class MCTSBot:
             for action in cands:
                 self._iterate(root, state, me, random.Random(seed), action)
                 done += 1
-            if deadline is not None and time.perf_counter() >= deadline:
+            if clock is not None and clock.stop():
                 break
             state = determinize(view, rng)
 
@@ -162,12 +202,17 @@ class MCTSBot:
         policy = self._policy
         node: _Node | None = root
         path = [root]
-        while state.phase is not Phase.OVER and state.round == rnd:
+        while state.round == rnd:
             phase = state.phase
-            if phase is Phase.DEAL or phase is Phase.CHEST or phase is Phase.TRUMP \
-                    or phase is Phase.LEADER:
+            if phase is _CHEST_P:
+                # sample_chance(state, rng) without its list building: the same draw.
+                state = apply(state, _chest_draw(state.tables, state.chest_deck, rng))
+                continue
+            if phase in _CHANCE:
                 state = apply(state, sample_chance(state, rng))
                 continue
+            if phase is _OVER_P:
+                break
             if state.actor != me or node is None:
                 state = apply(state, policy(state))
                 continue
@@ -210,6 +255,27 @@ class MCTSBot:
             return ch.value / ch.visits + k * math.sqrt(math.log(max(ch.avail, 1)) / ch.visits)
 
         return max(cands, key=ucb)
+
+
+# Per (tables, chest deck): the cumulative weights, their total and the actions of the chest
+# kinds left, as random.choices builds them in sample_chance.
+_CHEST_DRAWS: dict[tuple[Tables, tuple[int, ...]],
+                   tuple[list[int], float, int, list[Action]]] = {}
+
+
+def _chest_draw(t: Tables, deck: tuple[int, ...], rng: random.Random) -> Action:
+    """Return ``sample_chance``'s chest card for this chest deck: the same draw from ``rng``
+    (one ``random()``, as ``random.choices`` with these weights makes it)."""
+    found = _CHEST_DRAWS.get((t, deck))
+    if found is None:
+        if len(_CHEST_DRAWS) > 20_000:
+            _CHEST_DRAWS.clear()
+        kinds = [i for i, n in enumerate(deck) if n]
+        cum = list(accumulate(deck[k] for k in kinds))
+        found = _CHEST_DRAWS[(t, deck)] = (
+            cum, cum[-1] + 0.0, len(kinds) - 1, [Action.chest(t.chest_cards[k]) for k in kinds])
+    cum, total, hi, acts = found
+    return acts[bisect(cum, rng.random() * total, 0, hi)]
 
 
 def _reward(state: State, me: int, rnd: int) -> float:

@@ -1,0 +1,114 @@
+"""The state's hash is computed once and kept: equal states hash alike, derived states never
+inherit their parent's hash, and pickling, copying and equality are unaffected."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+import subprocess
+import sys
+import weakref
+
+import attrs
+import pytest
+
+import shock_rules as sr
+from shock_rules._rules.state import fields_of, from_fields
+
+
+def _states(seed: int, count: int) -> list[sr.State]:
+    rng = random.Random(seed)
+    state = sr.new_game(sr.GameConfig(players=4))
+    out = [state]
+    while len(out) < count and not sr.is_terminal(state):
+        if sr.is_chance(state):
+            state = sr.apply(state, sr.sample_chance(state, rng))
+        else:
+            state = sr.apply(state, rng.choice(sr.legal_actions(state)))
+        out.append(state)
+    return out
+
+
+def _fresh_hash(state: sr.State) -> int:
+    # The hash of an equal state that has never been hashed.
+    return hash(from_fields(fields_of(state)))
+
+
+def test_equal_states_hash_alike_and_the_hash_is_stable() -> None:
+    # Two games with the same seed give equal states, built apart: equal hashes, and each
+    # state's hash is the same on every call.
+    for a, b in zip(_states(3, 400), _states(3, 400), strict=True):
+        assert a == b and a is not b
+        h = hash(a)
+        assert hash(a) == h == hash(b) == hash(a)
+
+
+def test_derived_states_do_not_carry_a_stale_hash() -> None:
+    # Hash every state before deriving the next one from it (the engine copies the field
+    # dict): the next state's hash is that of its own fields, and the dict holds fields only.
+    field_names = {f.name for f in attrs.fields(sr.State)}
+    rng = random.Random(5)
+    state = sr.new_game(sr.GameConfig(players=3))
+    seen = 0
+    while not sr.is_terminal(state):
+        h = hash(state)
+        action = (sr.sample_chance(state, rng) if sr.is_chance(state)
+                  else rng.choice(sr.legal_actions(state)))
+        nxt = sr.apply(state, action)
+        assert set(nxt.__dict__) == field_names
+        assert hash(nxt) == _fresh_hash(nxt)
+        if nxt != state:
+            assert hash(nxt) != h
+            seen += 1
+        state = nxt
+    assert seen > 60
+    # The same through the other ways of making a state.
+    s = _states(8, 60)[-1]
+    hash(s)
+    evolved = attrs.evolve(s, supply=s.supply - 1)
+    assert evolved != s and hash(evolved) == _fresh_hash(evolved) != hash(s)
+    f = fields_of(s)
+    f["supply"] = s.supply - 1
+    assert hash(from_fields(f)) == hash(evolved)
+
+
+def test_pickling_and_copying_keep_equality_and_hash() -> None:
+    for s in _states(4, 200)[::20]:
+        h = hash(s)
+        for other in (pickle.loads(pickle.dumps(s)), copy.copy(s), copy.deepcopy(s)):
+            assert other == s and hash(other) == h
+            assert set(other.__dict__) == set(s.__dict__)
+        # The kept hash is not written into the pickle: a hashed and an unhashed state
+        # pickle to the same bytes.
+        assert pickle.dumps(s) == pickle.dumps(from_fields(fields_of(s)))
+
+
+def test_a_state_unpickled_in_another_process_hashes_there_afresh() -> None:
+    # Strings hash differently from one process to the next, so a hash kept across a pickle
+    # would be wrong there: the other process must find the hash of an equal state it built.
+    s = _states(6, 80)[-1]
+    hash(s)
+    code = (
+        "import pickle, sys, random\n"
+        "import shock_rules as sr\n"
+        "s = pickle.loads(sys.stdin.buffer.read())\n"
+        "rng = random.Random(6)\n"
+        "t = sr.new_game(sr.GameConfig(players=4))\n"
+        "for _ in range(79):\n"
+        "    t = sr.apply(t, sr.sample_chance(t, rng) if sr.is_chance(t)"
+        " else rng.choice(sr.legal_actions(t)))\n"
+        "print(t == s, hash(t) == hash(s))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(s),
+                         capture_output=True, check=True)
+    assert out.stdout.split() == [b"True", b"True"]
+
+
+def test_states_stay_frozen_and_weakly_referenceable() -> None:
+    s = _states(2, 30)[-1]
+    hash(s)
+    assert weakref.ref(s)() is s
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        s.supply = 0  # type: ignore[misc]
+    assert {s: 1}[from_fields(fields_of(s))] == 1
