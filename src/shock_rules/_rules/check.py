@@ -127,8 +127,19 @@ def check_state(state: State) -> None:
         raise InvalidStateError(f"invalid state: {exc}") from exc
 
 
-def _is_int(value: object) -> bool:
-    return type(value) is int
+_PER_SEAT: Final = ("hand_masks", "face_down_masks", "status", "on_bag", "in_bag",
+                    "poison_masks", "covered_masks", "potion_masks", "void_suits")
+_INT: Final = frozenset({int})
+
+
+def _place(i: int, n: int) -> str:
+    """Return the name of the ``i``-th place of a number card, as listed by ``_check``."""
+    if i < 3:
+        return ("the dungeon deck", "the discard pile", "the trump card")[i]
+    if i == 3 + 3 * n:
+        return "the trick"
+    seat, what = divmod(i - 3, 3)
+    return f"seat {seat}'s " + ("hand", "poison cards", "potion cards")[what]
 
 
 def _check(state: State) -> None:
@@ -140,119 +151,126 @@ def _check(state: State) -> None:
     H = t.hand_size
     if state.tables is not t and state.tables != t:
         raise _fail("tables do not match the config")
-    per_seat = {
-        "hand_masks": state.hand_masks, "face_down_masks": state.face_down_masks,
-        "status": state.status, "on_bag": state.on_bag, "in_bag": state.in_bag,
-        "poison_masks": state.poison_masks, "covered_masks": state.covered_masks,
-        "potion_masks": state.potion_masks, "void_suits": state.void_suits,
-    }
-    for name, value in per_seat.items():
-        if not isinstance(value, tuple) or len(value) != n:
+    for name in _PER_SEAT:
+        value = getattr(state, name)
+        if type(value) is not tuple or len(value) != n:
             raise _fail(f"{name} must hold one entry per seat ({n})")
-        if name != "status" and not all(map(_is_int, value)):
-            raise _fail(f"{name} must hold integers")
-    for name in ("round", "trick_number", "leader", "actor", "pool_mask", "trump_index",
-                 "discard_mask", "supply", "revealed", "last_winner", "round_leader"):
-        if type(getattr(state, name)) is not int:
-            raise _fail(f"{name} must be an integer, not {getattr(state, name)!r}")
-    if not isinstance(state.trick, tuple) or not all(
+    hands = state.hand_masks
+    fds = state.face_down_masks
+    status = state.status
+    poisons = state.poison_masks
+    potions = state.potion_masks
+    covered = state.covered_masks
+    voids = state.void_suits
+    if {*map(type, hands + fds + state.on_bag + state.in_bag + poisons + covered + potions
+             + voids)} != _INT:
+        raise _fail("the per-seat fields must hold integers")
+    if {type(state.round), type(state.trick_number), type(state.leader), type(state.actor),
+            type(state.pool_mask), type(state.trump_index), type(state.discard_mask),
+            type(state.supply), type(state.revealed), type(state.last_winner),
+            type(state.round_leader)} != _INT:
+        raise _fail("the round, trick, seats, masks, supply and chest count must be integers")
+    trick = state.trick
+    if type(trick) is not tuple or not all(
             type(p) is Play and type(p.card) is Card and type(p.seat) is int
-            and type(p.face_up) is bool and type(p.gems) is int for p in state.trick):
+            and type(p.face_up) is bool and type(p.gems) is int for p in trick):
         raise _fail("the trick must be a tuple of plays")
-    if not isinstance(state.phase, Phase):
+    if type(state.phase) is not Phase:
         raise _fail(f"unknown phase {state.phase!r}")
     if not 1 <= state.round <= ROUNDS:
         raise _fail(f"round {state.round} is not 1-{ROUNDS}")
-    for s in state.status:
-        if not isinstance(s, Status):
+    for s in status:
+        if type(s) is not Status:
             raise _fail(f"unknown status {s!r}")
     if not 1 <= state.trick_number <= H:
         raise _fail(f"trick {state.trick_number} is not 1-{H}")
     if not -1 <= state.leader < n or not -1 <= state.actor < n:
         raise _fail("the leader or the seat to act is not a seat")
     for seat in range(n):
-        for suit in range(4):
-            # K9: a seat shows a void only when it holds no card of the suit, and no card is
-            # dealt during a round, so it still holds none.
-            if state.void_suits[seat] >> suit & 1 and state.hand_masks[seat] & t.suit_masks[suit]:
-                raise _fail(f"seat {seat} showed it has no {Suit(suit)} but holds one")
+        if not 0 <= voids[seat] < 16:
+            raise _fail(f"seat {seat}'s void suits are not a set of suits")
+        # K9: a seat shows a void only when it holds no card of the suit, and no card is
+        # dealt during a round, so it still holds none.
+        held = hands[seat] & _VOID_CARDS[voids[seat]]
+        if held:
+            suit = CARDS[held.bit_length() - 1].suit
+            raise _fail(f"seat {seat} showed it has no {suit} but holds one")
 
     # Cards: every number card in play is in exactly one place (CARDS-1).
-    places: list[tuple[str, int]] = [("the dungeon deck", state.pool_mask),
-                                     ("the discard pile", state.discard_mask)]
-    if state.trump_index >= 0:
-        if state.trump_index >= len(CARDS):
-            raise _fail(f"trump index {state.trump_index} is not a card")
-        places.append(("the trump card", CARDS[state.trump_index].bit))
-    elif state.trump_index != -1:
-        raise _fail(f"trump index {state.trump_index} is not a card")
-    for seat in range(n):
-        places.append((f"seat {seat}'s hand", state.hand_masks[seat]))
-        places.append((f"seat {seat}'s poison cards", state.poison_masks[seat]))
-        places.append((f"seat {seat}'s potion cards", state.potion_masks[seat]))
+    trump = state.trump_index
+    if not -1 <= trump < len(CARDS):
+        raise _fail(f"trump index {trump} is not a card")
     trick_mask = 0
-    for p in state.trick:
+    for p in trick:
         if p.card.bit & trick_mask:
             raise _fail(f"{p.card} is in the trick twice")
         trick_mask |= p.card.bit
-    places.append(("the trick", trick_mask))
+    deck = t.deck
     seen = 0
-    for name, mask in places:
-        if mask < 0 or mask & ~t.deck:
-            raise _fail(f"{name} holds a card that is not in play with {n} players")
+    for i, mask in enumerate((state.pool_mask, state.discard_mask,
+                              CARDS[trump].bit if trump >= 0 else 0,
+                              *(m for seat in range(n)
+                                for m in (hands[seat], poisons[seat], potions[seat])),
+                              trick_mask)):
+        if mask < 0 or mask & ~deck:
+            raise _fail(f"{_place(i, n)} holds a card that is not in play with {n} players")
         if mask & seen:
             dup = CARDS[(mask & seen).bit_length() - 1]
-            raise _fail(f"{dup} is in {name} and somewhere else")
+            raise _fail(f"{dup} is in {_place(i, n)} and somewhere else")
         seen |= mask
-    if seen != t.deck:
-        missing = CARDS[(t.deck & ~seen).bit_length() - 1]
+    if seen != deck:
+        missing = CARDS[(deck & ~seen).bit_length() - 1]
         raise _fail(f"{missing} is missing")
     fd_all = 0
+    on_table = state.discard_mask | trick_mask
     for seat in range(n):
-        fd = state.face_down_masks[seat]
-        if fd & ~(state.discard_mask | trick_mask) or fd & fd_all:
+        fd = fds[seat]
+        if fd & ~on_table or fd & fd_all:
             raise _fail(f"seat {seat}'s face-down cards are not its own cards of the discard "
                         "pile or the trick")
         fd_all |= fd
-        if state.poison_masks[seat] & ~t.poison_cards:
+        if poisons[seat] & ~t.poison_cards:
             raise _fail(f"seat {seat} has a non-poison card among its poison cards")
-        if state.potion_masks[seat] & ~t.potion_cards:
+        if potions[seat] & ~t.potion_cards:
             raise _fail(f"seat {seat} has a non-potion card among its potion cards")
-        cov = state.covered_masks[seat]
-        if cov & ~state.poison_masks[seat]:
+        cov = covered[seat]
+        if cov & ~poisons[seat]:
             raise _fail(f"seat {seat} has a covered card that is not its poison card")
-        if cov.bit_count() > state.potion_masks[seat].bit_count():
+        if cov.bit_count() > potions[seat].bit_count():
             raise _fail(f"seat {seat} has more covered poison cards than potions")
-        if not 0 <= state.void_suits[seat] < 16:
-            raise _fail(f"seat {seat}'s void suits are not a set of suits")
 
     # Chest cards (CHEST-6).
     kinds = len(t.chest_counts)
-    for name in ("chest_deck", "chest_discard", "chest_centre"):
-        v = getattr(state, name)
-        if not isinstance(v, tuple) or len(v) != kinds or not all(map(_is_int, v)) \
+    chest = (state.chest_deck, state.chest_discard, state.chest_centre)
+    for name, v in zip(("chest_deck", "chest_discard", "chest_centre"), chest, strict=True):
+        if type(v) is not tuple or len(v) != kinds or (v and {*map(type, v)} != _INT) \
                 or any(x < 0 for x in v):
             raise _fail(f"{name} must count each of the {kinds} kinds of chest card")
+    centre = [0] * len(t.type_masks)
     for k in range(kinds):
         total = state.chest_deck[k] + state.chest_discard[k] + state.chest_centre[k]
         if total != t.chest_counts[k]:
             raise _fail(
                 f"there are {total} {t.chest_cards[k]} chest cards, not {t.chest_counts[k]}"
             )
-        if t.chest_poison[k] < 0 and state.chest_centre[k]:
-            raise _fail(f"a gem chest card {t.chest_cards[k]} is in the centre")
-        if t.chest_poison[k] >= 0 and state.chest_discard[k]:
-            raise _fail(f"a poison chest card {t.chest_cards[k]} is in the chest discard pile")
+        if t.chest_poison[k] < 0:
+            if state.chest_centre[k]:
+                raise _fail(f"a gem chest card {t.chest_cards[k]} is in the centre")
+        else:
+            if state.chest_discard[k]:
+                raise _fail(f"a poison chest card {t.chest_cards[k]} is in the chest discard"
+                            " pile")
+            centre[t.chest_poison[k]] += state.chest_centre[k]
 
     # Gems (K29).
     for seat in range(n):
         if state.on_bag[seat] < 0 or state.in_bag[seat] < 0:
             raise _fail(f"seat {seat} has a negative number of gems")
-        if state.status[seat] is not Status.IN and state.on_bag[seat]:
+        if status[seat] is not Status.IN and state.on_bag[seat]:
             raise _fail(f"seat {seat} is out of the round but has gems on its bag")
     trick_gems = 0
-    for p in state.trick:
-        if p.seat not in range(n):
+    for p in trick:
+        if not 0 <= p.seat < n:
             raise _fail(f"seat {p.seat} in the trick does not exist")
         expected = t.icons[p.card.index] if p.face_up else t.face_down_gems
         if p.gems != expected:
@@ -264,14 +282,13 @@ def _check(state: State) -> None:
 
     # Poison counts (K17): nobody in the round stands at 2, but a winner choosing a cover.
     for seat in range(n):
-        if state.status[seat] is not Status.IN:
+        if status[seat] is not Status.IN:
             continue
         if state.phase is Phase.COVER and seat == state.actor:
             continue
-        for ptype in range(len(t.type_masks)):
-            count = (state.poison_masks[seat] & ~state.covered_masks[seat]
-                     & t.type_masks[ptype]).bit_count()
-            count += sum(c for k, c in enumerate(state.chest_centre) if t.chest_poison[k] == ptype)
+        uncovered = poisons[seat] & ~covered[seat]
+        for mask, in_centre in zip(t.type_masks, centre, strict=True):
+            count = (uncovered & mask).bit_count() + in_centre
             if count >= 2:
                 raise _fail(f"seat {seat} is in the round with a poison count of {count}")
 
