@@ -1,7 +1,19 @@
 """The package's typed errors, all in one place.
 
-Every error the engine raises on bad input derives from :class:`ShockError` and from the
-closest builtin (``ValueError``), so callers may catch either.
+Every error the package raises on bad input derives from :class:`ShockError` and from the
+closest builtin (``ValueError``; :class:`InvalidArgumentError` also ``TypeError``), so callers
+may catch either. No public function lets another exception escape on bad input.
+
+The hierarchy::
+
+    ShockError
+    ├── InvalidNotationError    (ValueError)  text that is not valid notation
+    ├── IllegalActionError      (ValueError)  an action not legal now
+    │   └── RecordError                       a record that does not replay (shock_rules.record)
+    ├── ConfigError             (ValueError)  an invalid game configuration
+    │   └── EditionError                      an invalid edition (card data)
+    ├── InvalidStateError       (ValueError)  a state, view or document no legal play reaches
+    └── InvalidArgumentError    (ValueError, TypeError)  any other argument of the wrong kind
 """
 
 from __future__ import annotations
@@ -10,6 +22,7 @@ __all__ = [
     "ConfigError",
     "EditionError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidNotationError",
     "InvalidStateError",
     "ShockError",
@@ -48,3 +61,10 @@ class EditionError(ConfigError):
 
 class InvalidStateError(ShockError, ValueError):
     """A state (for example one loaded from JSON) breaks an invariant of the game."""
+
+
+class InvalidArgumentError(ShockError, ValueError, TypeError):
+    """An argument is of the wrong kind or out of range where no more specific error applies:
+    a seat that is not a seat number, a random generator that is not a ``random.Random``, a
+    bot that is not a :class:`~shock_rules.Bot`, a list of events that holds something else.
+    """

@@ -519,9 +519,9 @@ def _check_round(state: State, t: Tables, in_round: list[int], trick_mask: int) 
             continue
         if not up[seat] and voids & ~shown_now[seat]:
             raise _fail(f"seat {seat} shows a void but never played off the lead suit (K9)")
-        for suit in range(4):
-            if voids >> suit & 1 and not faceup_played & t.suit_masks[suit]:
-                raise _fail(f"seat {seat} shows it has no {Suit(suit)}, but no {Suit(suit)}"
+        for v in range(4):
+            if voids >> v & 1 and not faceup_played & t.suit_masks[v]:
+                raise _fail(f"seat {seat} shows it has no {Suit(v)}, but no {Suit(v)}"
                             " card was led face up this round (K9)")
 
     # Which tricks were won, and by whom (TRICK-4, LEAD-1, WITHDRAW-5).

@@ -22,12 +22,12 @@ from typing import Any, Final
 
 import attrs
 
-from .._errors import EditionError, InvalidNotationError
+from .._errors import EditionError, InvalidArgumentError, InvalidNotationError
 from .cards import Card, parse_card
 
 __all__ = ["ChestCard", "ChestKind", "Edition", "GemKind", "parse_chest_card"]
 
-_NAME_RE: Final = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+_NAME_RE: Final = re.compile(r"[a-z][a-z0-9_-]{0,31}", re.ASCII)
 
 # Which number cards are poisons and potions is a rule, not edition data (K1): an edition says
 # only which poison type each poison 7 carries (K30), three distinct types.
@@ -42,9 +42,26 @@ class ChestKind(enum.Enum):
     POISON = "poison"
 
 
-def _nonneg(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if type(value) is not int or value < 0:
-        raise EditionError(f"{attribute.name} must be an integer >= 0, not {value!r}")
+#: The most gem icons a chest card may show on one side: the notation writes up to three
+#: digits (``G999/999``), so that every edition's records and positions read back.
+MAX_CHEST_ICONS: Final = 999
+#: The most identical chest cards an edition may hold (a position writes ``*<n>`` with up to
+#: three digits).
+MAX_CHEST_COUNT: Final = 999
+#: The most gem icons on a number card, which keeps every bag within the six digits a
+#: position writes for it (45 tricks of five cards and three chest cards at most).
+MAX_CARD_ICONS: Final = 99
+
+
+def _icons(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int or not 0 <= value <= MAX_CHEST_ICONS:
+        raise EditionError(
+            f"{attribute.name} must be an integer 0-{MAX_CHEST_ICONS}, not {value!r:.80}")
+
+
+def _kind(instance: object, attribute: attrs.Attribute[ChestKind], value: ChestKind) -> None:
+    if type(value) is not ChestKind:
+        raise EditionError(f"a chest card's kind must be a ChestKind, not {value!r:.80}")
 
 
 # cache_hash: the engine looks chest cards up by value on every chest reveal.
@@ -61,11 +78,11 @@ class ChestCard:
     """
 
     #: Gem card or poison card.
-    kind: ChestKind
-    #: Gems gained by the revealer (the large icons; 1 on a poison card).
-    large: int = attrs.field(validator=_nonneg)
-    #: Gems gained by every other player still in the round (gem cards only).
-    small: int = attrs.field(default=0, validator=_nonneg)
+    kind: ChestKind = attrs.field(validator=_kind)
+    #: Gems gained by the revealer (the large icons; 1 on a poison card), 0-999.
+    large: int = attrs.field(validator=_icons)
+    #: Gems gained by every other player still in the round (gem cards only), 0-999.
+    small: int = attrs.field(default=0, validator=_icons)
     #: The poison type of a poison card; ``None`` on a gem card.
     poison: str | None = None
 
@@ -73,8 +90,9 @@ class ChestCard:
         if self.kind is ChestKind.GEM and self.poison is not None:
             raise EditionError("a gem chest card has no poison type")
         if self.kind is ChestKind.POISON:
-            if self.poison is None or not _NAME_RE.match(self.poison):
-                raise EditionError(f"invalid poison type {self.poison!r} on a poison chest card")
+            if not isinstance(self.poison, str) or not _NAME_RE.fullmatch(self.poison):
+                raise EditionError(
+                    f"invalid poison type {self.poison!r:.80} on a poison chest card")
             if self.small:
                 raise EditionError("a poison chest card has no small gem icons")
 
@@ -101,17 +119,25 @@ class ChestCard:
         return (0 if self.kind is ChestKind.GEM else 1, self.large, self.small, self.poison or "")
 
 
-_CHEST_RE: Final = re.compile(r"^(?:G(\d{1,3})/(\d{1,3})|P(\d{0,3}):([a-z][a-z0-9_-]{0,31}))$")
+# Numbers without leading zeros, in ASCII digits (re.ASCII: \d would match other scripts).
+_NUM: Final = r"(0|[1-9][0-9]{0,2})"
+_CHEST_RE: Final = re.compile(
+    rf"(?:G{_NUM}/{_NUM}|P{_NUM}?:([a-z][a-z0-9_-]{{0,31}}))", re.ASCII)
 
 
 def parse_chest_card(text: str) -> ChestCard:
-    """Return the chest card written ``G<large>/<small>`` or ``P[<large>]:<type>``."""
+    """Return the chest card written ``G<large>/<small>`` or ``P[<large>]:<type>``.
+
+    The notation is ASCII and case-sensitive (``G``, ``P``, a lowercase poison type), numbers
+    0-999 without leading zeros; spaces around it are ignored.
+    """
     if not isinstance(text, str):
-        raise InvalidNotationError(f"invalid chest card {text!r}: expected text such as 'G2/1'")
-    m = _CHEST_RE.match(text.strip())
+        raise InvalidNotationError(
+            f"invalid chest card {text!r:.80}: expected text such as 'G2/1'")
+    m = _CHEST_RE.fullmatch(text.strip()) if text.isascii() else None
     if m is None:
         raise InvalidNotationError(
-            f"invalid chest card {text!r}: expected G<large>/<small> (e.g. G2/1) "
+            f"invalid chest card {text!r:.80}: expected G<large>/<small> (e.g. G2/1) "
             "or P:<poison type> (e.g. P:bee)"
         )
     if m.group(4) is not None:
@@ -132,18 +158,20 @@ def _err(source: str, message: str) -> EditionError:
     return EditionError(f"edition {source}: {message}")
 
 
-def _expect_int(source: str, where: str, value: object, minimum: int) -> int:
-    if type(value) is not int or value < minimum:
-        raise _err(source, f"{where} must be an integer >= {minimum}, not {value!r}")
+def _expect_int(source: str, where: str, value: object, minimum: int,
+                maximum: int | None = None) -> int:
+    if type(value) is not int or value < minimum or (maximum is not None and value > maximum):
+        bounds = f">= {minimum}" if maximum is None else f"{minimum}-{maximum}"
+        raise _err(source, f"{where} must be an integer {bounds}, not {value!r:.80}")
     return value
 
 
 def _expect_keys(source: str, where: str, table: object, allowed: set[str]) -> Mapping[str, Any]:
     if not isinstance(table, Mapping):
         raise _err(source, f"{where} must be a table")
-    unknown = sorted(set(table) - allowed)
+    unknown = [key for key in table if key not in allowed]
     if unknown:
-        raise _err(source, f"{where}: unknown key {unknown[0]!r}")
+        raise _err(source, f"{where}: unknown key {unknown[0]!r:.80}")
     return table
 
 
@@ -154,6 +182,12 @@ def _card(source: str, where: str, text: object) -> Card:
         return parse_card(text)
     except InvalidNotationError:
         raise _err(source, f"{where}: {text!r} is not a number card (like '7H')") from None
+
+
+def _card_arg(card: Card) -> Card:
+    if type(card) is not Card:
+        raise InvalidArgumentError(f"expected a Card, not {card!r:.80}")
+    return card
 
 
 @attrs.frozen(cache_hash=True)
@@ -196,15 +230,15 @@ class Edition:
 
     def icons(self, card: Card) -> int:
         """Return the number of gem icons printed on a number card."""
-        return dict(self.gem_icons).get(card, 0)
+        return dict(self.gem_icons).get(_card_arg(card), 0)
 
     def poison_type(self, card: Card) -> str | None:
         """Return the poison type of a poison number card, or ``None``."""
-        return dict(self.poisons).get(card)
+        return dict(self.poisons).get(_card_arg(card))
 
     def is_potion(self, card: Card) -> bool:
         """Return whether a number card is a potion."""
-        return card in self.potions
+        return _card_arg(card) in self.potions
 
     def split_gems(self, value: int) -> dict[str, int]:
         """Return how to pay ``value`` with the fewest gems (rulebook Withdrawal, Note 1).
@@ -213,12 +247,14 @@ class Edition:
         {'gold': 2, 'red': 1, 'clear': 2}
         """
         if type(value) is not int or value < 0:
-            raise ValueError(f"cannot split {value!r} into gems: expected an integer >= 0")
+            raise InvalidArgumentError(
+                f"cannot split {value!r:.80} into gems: expected an integer >= 0")
         out: dict[str, int] = {}
         for g in sorted(self.gems, key=lambda g: -g.value):
             out[g.name], value = divmod(value, g.value)
         if value:
-            raise ValueError(f"cannot split into gems of values {[g.value for g in self.gems]}")
+            raise InvalidArgumentError(
+                f"cannot split into gems of values {[g.value for g in self.gems]}")
         return out
 
     # -- loading -----------------------------------------------------------------------------
@@ -231,16 +267,26 @@ class Edition:
     @classmethod
     def load(cls, path: str | Path) -> Edition:
         """Return the edition read from a TOML file; raise :class:`EditionError` if invalid."""
+        if not isinstance(path, str | Path):
+            raise EditionError(f"edition {path!r:.80}: expected a file path")
         p = Path(path)
+        where = repr(str(p))[:82]
         try:
             text = p.read_text(encoding="utf-8")
         except OSError as exc:
-            raise EditionError(f"edition {str(p)!r}: cannot read: {exc.strerror}") from None
-        return cls.from_toml(text, source=repr(str(p)))
+            raise EditionError(f"edition {where}: cannot read: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise EditionError(f"edition {where}: not UTF-8 text ({exc.reason} at byte"
+                               f" {exc.start})") from None
+        except ValueError as exc:  # a path holding a NUL character
+            raise EditionError(f"edition {where}: cannot read: {exc}") from None
+        return cls.from_toml(text, source=where)
 
     @classmethod
     def from_toml(cls, text: str, *, source: str = "<text>") -> Edition:
         """Return the edition written in TOML; raise :class:`EditionError` if invalid."""
+        if not isinstance(text, str):
+            raise _err(source, f"expected TOML text, not {type(text).__name__}")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -296,7 +342,7 @@ class Edition:
         if not isinstance(types_raw, list) or not types_raw:
             raise _err(source, "[number_cards] poison_types must list at least one poison type")
         for t in types_raw:
-            if not isinstance(t, str) or not _NAME_RE.match(t):
+            if not isinstance(t, str) or not _NAME_RE.fullmatch(t):
                 raise _err(
                     source, f"poison type {t!r} must be a lowercase name (letters, digits, - or _)"
                 )
@@ -357,7 +403,7 @@ class Edition:
             card = _card(source, "[number_cards.gem_icons]", k)
             if card in icons:
                 raise _err(source, f"[number_cards.gem_icons] lists {card} twice")
-            n = _expect_int(source, f"[number_cards.gem_icons] {k}", v, 0)
+            n = _expect_int(source, f"[number_cards.gem_icons] {k}", v, 0, MAX_CARD_ICONS)
             if n:
                 icons[card] = n
 
@@ -370,14 +416,15 @@ class Edition:
                 source, f"chest[{i}]", c, {"kind", "large", "small", "poison", "count"}
             )
             kind = c.get("kind")
-            count = _expect_int(source, f"chest[{i}] count", c.get("count"), 1)
+            count = _expect_int(source, f"chest[{i}] count", c.get("count"), 1, MAX_CHEST_COUNT)
             if kind == "gem":
                 if "poison" in c:
                     raise _err(source, f"chest[{i}]: a gem card has no poison type")
                 ccard = ChestCard(
                     ChestKind.GEM,
-                    _expect_int(source, f"chest[{i}] large", c.get("large"), 0),
-                    _expect_int(source, f"chest[{i}] small", c.get("small", 0), 0),
+                    _expect_int(source, f"chest[{i}] large", c.get("large"), 0, MAX_CHEST_ICONS),
+                    _expect_int(source, f"chest[{i}] small", c.get("small", 0), 0,
+                                MAX_CHEST_ICONS),
                 )
             elif kind == "poison":
                 if "small" in c:
@@ -387,13 +434,16 @@ class Edition:
                     raise _err(source, f"chest[{i}]: unknown poison type {ptype!r}")
                 ccard = ChestCard(
                     ChestKind.POISON,
-                    _expect_int(source, f"chest[{i}] large", c.get("large", 1), 0),
+                    _expect_int(source, f"chest[{i}] large", c.get("large", 1), 0,
+                                MAX_CHEST_ICONS),
                     0,
                     ptype,
                 )
             else:
                 raise _err(source, f"chest[{i}] kind must be 'gem' or 'poison', not {kind!r}")
             chest[ccard] = chest.get(ccard, 0) + count
+            if chest[ccard] > MAX_CHEST_COUNT:
+                raise _err(source, f"chest[{i}]: more than {MAX_CHEST_COUNT} {ccard} cards")
 
         return cls(
             name=name,
