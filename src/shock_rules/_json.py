@@ -28,14 +28,17 @@ shock_rules.InvalidStateError: invalid state: round 6 is not 1-5
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, TypeVar, get_origin
+from typing import Any, Final, TypeVar, get_args, get_origin
 
 import attrs
 import cattrs
 
 from ._errors import InvalidStateError, ShockError
-from ._info.view import HiddenCardDealt, HiddenCardPlayed, PlayerView
+from ._info.determinize import determinize
+from ._info.view import HiddenCardDealt, HiddenCardPlayed, PlayerView, spectator_view
+from ._info.view import view as make_view
 from ._rules import events as _events
 from ._rules.actions import Action, parse_action
 from ._rules.cards import Card, Suit, cards_of, parse_card
@@ -287,6 +290,22 @@ def _make_converter() -> cattrs.Converter:
     conv.register_structure_hook(RoundEndReason, _structure_reason)
     conv.register_unstructure_hook(RoundEndReason, lambda r: r.name.lower())
     conv.register_unstructure_hook_func(_is_frozenset, sorted)
+
+    # Strict sequences: a JSON list only (cattrs would read a string as a tuple of letters).
+    def structure_seq(value: object, t: Any) -> object:
+        if not isinstance(value, list):
+            raise TypeError(f"expected a list, not {kind_of(value)}")
+        args = get_args(t)
+        if get_origin(t) is frozenset:
+            return frozenset(conv.structure(v, args[0]) for v in value)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(conv.structure(v, args[0]) for v in value)
+        if len(args) != len(value):
+            raise TypeError(f"expected {len(args)} items, not {len(value)}")
+        return tuple(conv.structure(v, a) for v, a in zip(value, args, strict=True))
+
+    conv.register_structure_hook_func(
+        lambda t: get_origin(t) in (tuple, frozenset), structure_seq)
     for enum_type, names in ((Phase, _PHASES), (Status, _STATUSES), (Suit, _SUITS)):
         conv.register_structure_hook(enum_type, _enum_hook(names))
     conv.register_unstructure_hook(Phase, lambda p: p.name.lower())
@@ -352,6 +371,19 @@ def _cattrs_message(exc: Exception) -> str:
     if isinstance(exc, cattrs.BaseValidationError):
         return "; ".join(cattrs.transform_error(exc, path="", format_exception=_format_exc))
     return str(exc)
+
+
+def check_event_seats(events: tuple[Event, ...], players: int, path: str) -> None:
+    """Raise :class:`InvalidStateError` if an event names a seat the game does not have
+    (events are the log of one step: the rest of them is not checked against the state)."""
+    for i, e in enumerate(events):
+        for field in attrs.fields(type(e)):
+            value = getattr(e, field.name)
+            if field.name in ("seat", "leader") and not -1 <= value < players:
+                raise fail(f"{path}[{i}].{field.name}", f"there is no seat {value} with"
+                           f" {players} players")
+            if field.name == "winners" and not all(0 <= w < players for w in value):
+                raise fail(f"{path}[{i}].winners", f"expected seats 0-{players - 1}")
 
 
 def events_from_data(data: object, path: str) -> tuple[Event, ...]:
@@ -461,6 +493,7 @@ def state_from_data(data: object, path: str) -> State:
                           read_int(p["gems"], f"{where}.gems", 0)))
     trump = None if doc["trump"] is None else read_card(doc["trump"], f"{path}.trump")
     events = events_from_data(doc["events"], f"{path}.events") if "events" in doc else ()
+    check_event_seats(events, n, f"{path}.events")
     return load_state(
         config=config, tables=t,
         phase=read_enum(doc["phase"], f"{path}.phase", _PHASES),
@@ -581,5 +614,28 @@ def view_from_json(text: str | bytes | Doc) -> PlayerView:
             raise fail("view.seat", f"there is no seat {view.seat} with {n} players")
         if [s.seat for s in view.seats] != list(range(n)):
             raise fail("view.seats", f"expected seats 0-{n - 1} in order")
+        check_event_seats(view.events, n, "view.events")
+        _check_view(view)
         return view
     return guarded(load)
+
+
+def _check_view(view: PlayerView) -> None:
+    """Raise :class:`InvalidStateError` unless some state that legal play reaches shows
+    exactly ``view`` to its seat.
+
+    A state is drawn for the view (:func:`~shock_rules.determinize`, which fails when the hidden
+    cards cannot be placed) and checked (:func:`~shock_rules.check_state`, through
+    ``load_state``); the view must then be what that state shows the seat, field by field.
+    Which hidden card lies where is not checked by any condition but the suits a seat showed
+    it lacks, which the draw respects, so one draw decides: if any state fits, this one does.
+    """
+    try:
+        state = determinize(view, random.Random(0))
+    except InvalidStateError as exc:
+        raise InvalidStateError(f"invalid document: view: no state shows it: {exc}") from None
+    shown = spectator_view(state) if view.seat is None else make_view(state, view.seat)
+    for field in attrs.fields(PlayerView):
+        if getattr(shown, field.name) != getattr(view, field.name):
+            raise fail(f"view.{field.name}", "no state shows this to the viewer (hidden cards,"
+                       " counts or order that do not fit the rest of the view)")
