@@ -304,8 +304,7 @@ def _make_converter() -> cattrs.Converter:
             raise TypeError(f"expected {len(args)} items, not {len(value)}")
         return tuple(conv.structure(v, a) for v, a in zip(value, args, strict=True))
 
-    conv.register_structure_hook_func(
-        lambda t: get_origin(t) in (tuple, frozenset), structure_seq)
+    conv.register_structure_hook_func(_is_sequence, structure_seq)
     for enum_type, names in ((Phase, _PHASES), (Status, _STATUSES), (Suit, _SUITS)):
         conv.register_structure_hook(enum_type, _enum_hook(names))
     conv.register_unstructure_hook(Phase, lambda p: p.name.lower())
@@ -320,6 +319,11 @@ def _make_converter() -> cattrs.Converter:
     conv.register_structure_hook_func(lambda t: t is Event,
                                       lambda v, _t: event_from_data(v, "event"))
     return conv
+
+
+def _is_sequence(t: object) -> bool:
+    origin: object = get_origin(t)
+    return origin is tuple or origin is frozenset
 
 
 def _is_frozenset(t: object) -> bool:
@@ -377,13 +381,14 @@ def check_event_seats(events: tuple[Event, ...], players: int, path: str) -> Non
     """Raise :class:`InvalidStateError` if an event names a seat the game does not have
     (events are the log of one step: the rest of them is not checked against the state)."""
     for i, e in enumerate(events):
-        for field in attrs.fields(type(e)):
-            value = getattr(e, field.name)
-            if field.name in ("seat", "leader") and not -1 <= value < players:
-                raise fail(f"{path}[{i}].{field.name}", f"there is no seat {value} with"
+        for name in ("seat", "leader"):
+            value = getattr(e, name, None)
+            if value is not None and not -1 <= value < players:
+                raise fail(f"{path}[{i}].{name}", f"there is no seat {value} with"
                            f" {players} players")
-            if field.name == "winners" and not all(0 <= w < players for w in value):
-                raise fail(f"{path}[{i}].winners", f"expected seats 0-{players - 1}")
+        winners = getattr(e, "winners", ())
+        if not all(0 <= w < players for w in winners):
+            raise fail(f"{path}[{i}].winners", f"expected seats 0-{players - 1}")
 
 
 def events_from_data(data: object, path: str) -> tuple[Event, ...]:
