@@ -148,9 +148,10 @@ def chest_in_trick_one(s: State, rng: random.Random) -> State | None:
     if s.phase is not Phase.PLAY or s.trick_number != 1 or not kinds:
         return None
     k = rng.choice(kinds)
-    pile = "chest_centre" if s.tables.chest_poison[k] >= 0 else "chest_discard"
-    return attrs.evolve(s, chest_deck=_put(s.chest_deck, k, s.chest_deck[k] - 1),
-                        **{pile: _put(getattr(s, pile), k, getattr(s, pile)[k] + 1)})
+    s = attrs.evolve(s, chest_deck=_put(s.chest_deck, k, s.chest_deck[k] - 1))
+    if s.tables.chest_poison[k] >= 0:
+        return attrs.evolve(s, chest_centre=_put(s.chest_centre, k, s.chest_centre[k] + 1))
+    return attrs.evolve(s, chest_discard=_put(s.chest_discard, k, s.chest_discard[k] + 1))
 
 
 def supply_off(s: State, rng: random.Random) -> State | None:

@@ -9,6 +9,8 @@ the notation reads, gem colours and edition names in any text.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,7 +79,7 @@ def test_a_game_with_any_edition_round_trips(edition: sr.Edition, players: int,
 
 def test_editions_the_notation_cannot_carry_are_refused() -> None:
     base = sr.Edition.default().to_dict()
-    for change, message in (
+    changes: list[tuple[Callable[[dict[str, Any]], object], str]] = [
         (lambda d: d["chest"].append({"kind": "gem", "large": 1000, "small": 0, "count": 1}),
          "0-999"),
         (lambda d: d["chest"].append({"kind": "gem", "large": 1, "small": 0, "count": 1000}),
@@ -85,7 +87,8 @@ def test_editions_the_notation_cannot_carry_are_refused() -> None:
         (lambda d: d["number_cards"]["gem_icons"].update({"2H": 100}), "0-99"),
         (lambda d: d["number_cards"].update(poison_types=["bee\n", "spider", "jellyfish"]),
          "lowercase name"),
-    ):
+    ]
+    for change, message in changes:
         data = sr.Edition.default().to_dict()
         data["chest"] = [dict(c) for c in base["chest"]]
         change(data)
@@ -93,7 +96,7 @@ def test_editions_the_notation_cannot_carry_are_refused() -> None:
             sr.Edition.from_dict(data)
 
 
-def test_edition_files_that_are_not_text_are_refused(tmp_path: Any) -> None:
+def test_edition_files_that_are_not_text_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_bytes(b"\xff\xfe[edition]\n")
     with pytest.raises(sr.EditionError, match="not UTF-8"):
