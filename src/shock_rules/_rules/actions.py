@@ -236,8 +236,10 @@ def parse_action(text: str) -> Action:
     if not isinstance(text, str):
         raise InvalidNotationError(
             f"invalid action {text!r:.80}: expected text such as 'play 7H'")
-    # The notation is ASCII (see the module docstring): no other spaces, digits or letters.
-    parts = text.split() if text.isascii() else []
+    if not text.isascii():  # see the module docstring: no other spaces, digits or letters
+        raise InvalidNotationError(
+            f"invalid action {text!r:.80}: the notation is ASCII (such as 'play 7H')")
+    parts = text.split()
     if not parts or parts[0].lower() not in _VERBS:
         raise InvalidNotationError(
             f"invalid action {text!r:.80}: expected one of "
