@@ -170,3 +170,22 @@ def test_constructors_raise_shock_errors_only(value: Any) -> None:
             pass
         except Exception as exc:  # pragma: no cover - the failure report
             raise AssertionError(f"constructor with {value!r:.60} raised {exc!r:.200}") from exc
+
+
+def test_errors_quote_a_short_piece_of_a_huge_input() -> None:
+    huge = "x" * 1_000_000
+    doc = sr.to_dict(STATE)
+    doc["phase"] = huge
+    record = f'[Players "3"]\n[Variant "{huge}"]\n'
+    calls: list[Callable[[], object]] = [
+        lambda: sr.parse_action(huge), lambda: sr.parse_card(huge),
+        lambda: sr.parse_chest_card(huge), lambda: sr.parse_position(huge),
+        lambda: sr.parse_record(huge), lambda: sr.parse_record(record),
+        lambda: sr.state_from_json(doc), lambda: sr.Suit.parse(huge),
+        lambda: sr.Variant.parse(huge), lambda: sr.make_bot(huge),
+        lambda: sr.from_dict({"type": huge}),
+    ]
+    for call in calls:
+        with pytest.raises(sr.ShockError) as info:
+            call()
+        assert len(str(info.value)) < 500, str(info.value)[:200]

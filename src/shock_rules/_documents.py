@@ -93,7 +93,7 @@ def from_dict(data: Doc) -> object:
     if kind == "record":
         return record_from_json(data)
     if kind not in loaders:
-        raise InvalidStateError(f"invalid document: unknown document type {kind!r}")
+        raise InvalidStateError(f"invalid document: unknown document type {kind!r:.80}")
     return loaders[kind](data)
 
 

@@ -80,10 +80,10 @@ def read_obj(value: object, path: str, required: Sequence[str],
         raise fail(path, f"expected an object, not {kind_of(value)}")
     for key in value:
         if not isinstance(key, str) or (key not in required and key not in optional):
-            raise fail(path, f"unknown field {key!r}")
+            raise fail(path, f"unknown field {key!r:.80}")
     for key in required:
         if key not in value:
-            raise fail(path, f"missing field {key!r}")
+            raise fail(path, f"missing field {key!r:.80}")
     return value
 
 
@@ -143,7 +143,7 @@ def read_enum(value: object, path: str, names: Mapping[str, T]) -> T:
     """Return the member named ``value`` among ``names``."""
     text = read_str(value, path)
     if text not in names:
-        raise fail(path, f"unknown value {text!r}: expected one of {', '.join(names)}")
+        raise fail(path, f"unknown value {text!r:.80}: expected one of {', '.join(names)}")
     return names[text]
 
 
@@ -161,9 +161,9 @@ def read_header(data: object, kind: str, fields: Sequence[str],
     """Return a top-level document of ``kind`` after checking its schema and type tags."""
     doc = read_obj(data, kind, ("schema", "type", *fields), optional)
     if doc["schema"] != SCHEMA:
-        raise fail(f"{kind}.schema", f"expected {SCHEMA!r}, not {doc['schema']!r}")
+        raise fail(f"{kind}.schema", f"expected {SCHEMA!r:.80}, not {doc['schema']!r:.80}")
     if doc["type"] != kind:
-        raise fail(f"{kind}.type", f"expected {kind!r}, not {doc['type']!r}")
+        raise fail(f"{kind}.type", f"expected {kind!r:.80}, not {doc['type']!r:.80}")
     return doc
 
 
@@ -274,7 +274,7 @@ _REASONS: Final = {r.name.lower(): r for r in RoundEndReason}
 
 def _structure_reason(value: object, _type: object) -> RoundEndReason:
     if not isinstance(value, str) or value not in _REASONS:
-        raise ValueError(f"expected one of {', '.join(_REASONS)}, not {value!r}")
+        raise ValueError(f"expected one of {', '.join(_REASONS)}, not {value!r:.80}")
     return _REASONS[value]
 
 
@@ -333,7 +333,7 @@ def _is_frozenset(t: object) -> bool:
 def _enum_hook(names: Mapping[str, T]) -> Callable[[object, object], T]:
     def hook(value: object, _type: object) -> T:
         if not isinstance(value, str) or value not in names:
-            raise ValueError(f"expected one of {', '.join(names)}, not {value!r}")
+            raise ValueError(f"expected one of {', '.join(names)}, not {value!r:.80}")
         return names[value]
     return hook
 
@@ -357,7 +357,7 @@ def event_from_data(data: object, path: str) -> Event:
         raise fail(path, f"expected an object, not {kind_of(data)}")
     name = data.get("event")
     if not isinstance(name, str) or name not in EVENT_TYPES:
-        raise fail(f"{path}.event", f"unknown event {name!r}")
+        raise fail(f"{path}.event", f"unknown event {name!r:.80}")
     fields = {k: v for k, v in data.items() if k != "event"}
     try:
         return CONVERTER.structure(fields, EVENT_TYPES[name])
@@ -367,7 +367,7 @@ def event_from_data(data: object, path: str) -> Event:
 
 def _format_exc(exc: BaseException, _type: object) -> str:
     if isinstance(exc, KeyError):
-        return f"missing field {exc.args[0]!r}" if exc.args else "missing field"
+        return f"missing field {exc.args[0]!r:.80}" if exc.args else "missing field"
     return str(exc) or type(exc).__name__
 
 

@@ -118,9 +118,9 @@ def _headers(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tupl
         # One line of text, as the text form writes it (str.splitlines() ends lines at more
         # characters than newlines).
         if not isinstance(text, str) or text.splitlines() not in ([], [text]):
-            raise InvalidArgumentError(f"header {key!r} must be one line of text")
+            raise InvalidArgumentError(f"header {key!r:.80} must be one line of text")
         if key in seen:
-            raise InvalidArgumentError(f"header {key!r} is given twice")
+            raise InvalidArgumentError(f"header {key!r:.80} is given twice")
         seen.add(key)
     return tuple(pairs)
 
@@ -228,8 +228,8 @@ def replay(record: GameRecord) -> list[State]:
                 f" {who} must act", line=last_line, index=len(record.actions))
         scores = " ".join(map(str, state.in_bag))
         if stated.split() != scores.split():
-            raise RecordError(f"the stated result {stated!r} differs from the replay's {scores!r}",
-                              line=last_line, index=len(record.actions))
+            raise RecordError(f"the stated result {stated!r:.80} differs from the replay's"
+                              f" {scores!r:.80}", line=last_line, index=len(record.actions))
     return states
 
 
@@ -320,7 +320,7 @@ def parse_record(text: str, *, base_dir: str | Path | None = None) -> GameRecord
                     f"line {number}: malformed header {line!r:.80}: expected [Name \"value\"]")
             key, value = m.group(1), _unquote(m.group(2))
             if key in config_values or any(k == key for k, _ in free):
-                raise InvalidNotationError(f"line {number}: header {key!r} is given twice")
+                raise InvalidNotationError(f"line {number}: header {key!r:.80} is given twice")
             if key in CONFIG_HEADERS:
                 config_values[key] = (value, number)
             else:
@@ -349,7 +349,7 @@ def _config_from_headers(values: dict[str, tuple[str, int]],
 
     players_text = values["Players"][0]
     if players_text not in ("3", "4", "5"):
-        raise bad("Players", f"expected 3, 4 or 5, not {players_text!r}")
+        raise bad("Players", f"expected 3, 4 or 5, not {players_text!r:.80}")
     players = int(players_text)
     try:
         variant = Variant.parse(values["Variant"][0])
@@ -359,7 +359,8 @@ def _config_from_headers(values: dict[str, tuple[str, int]],
     if "FirstLeader" in values and values["FirstLeader"][0] != "chance":
         text = values["FirstLeader"][0]
         if text not in [str(i) for i in range(players)]:
-            raise bad("FirstLeader", f"expected a seat 0-{players - 1} or 'chance', not {text!r}")
+            raise bad("FirstLeader",
+                      f"expected a seat 0-{players - 1} or 'chance', not {text!r:.80}")
         first = int(text)
     edition = Edition.default()
     ref = values.get("Edition", ("default", 0))[0]

@@ -181,7 +181,7 @@ def _card(source: str, where: str, text: object) -> Card:
             raise InvalidNotationError(text)
         return parse_card(text)
     except InvalidNotationError:
-        raise _err(source, f"{where}: {text!r} is not a number card (like '7H')") from None
+        raise _err(source, f"{where}: {text!r:.80} is not a number card (like '7H')") from None
 
 
 def _card_arg(card: Card) -> Card:
@@ -323,7 +323,7 @@ class Edition:
             if not isinstance(gname, str) or not gname:
                 raise _err(source, f"gems[{i}] name must be a non-empty string")
             if any(k.name == gname for k in gems):
-                raise _err(source, f"gems[{i}]: gem colour {gname!r} is listed twice")
+                raise _err(source, f"gems[{i}]: gem colour {gname!r:.80} is listed twice")
             gems.append(
                 GemKind(
                     gname,
@@ -344,7 +344,8 @@ class Edition:
         for t in types_raw:
             if not isinstance(t, str) or not _NAME_RE.fullmatch(t):
                 raise _err(
-                    source, f"poison type {t!r} must be a lowercase name (letters, digits, - or _)"
+                    source,
+                    f"poison type {t!r:.80} must be a lowercase name (letters, digits, - or _)"
                 )
         if len(set(types_raw)) != len(types_raw):
             raise _err(source, "[number_cards] poison_types lists a type twice")
@@ -362,7 +363,7 @@ class Edition:
         for k, v in poisons_raw.items():
             card = _card(source, "[number_cards.poisons]", k)
             if v not in poison_types:
-                raise _err(source, f"[number_cards.poisons] {k}: unknown poison type {v!r}")
+                raise _err(source, f"[number_cards.poisons] {k}: unknown poison type {v!r:.80}")
             if card in poisons:
                 raise _err(source, f"[number_cards.poisons] lists {card} twice")
             if card not in POISON_SEVENS:
@@ -372,7 +373,7 @@ class Edition:
                 )
             if v in poisons.values():
                 raise _err(
-                    source, f"[number_cards.poisons] {k}: poison type {v!r} is on two 7s; "
+                    source, f"[number_cards.poisons] {k}: poison type {v!r:.80} is on two 7s; "
                     "each poison 7 carries a different type (K30)"
                 )
             poisons[card] = v
@@ -431,7 +432,7 @@ class Edition:
                     raise _err(source, f"chest[{i}]: a poison card has no small gem icons")
                 ptype = c.get("poison")
                 if ptype not in poison_types:
-                    raise _err(source, f"chest[{i}]: unknown poison type {ptype!r}")
+                    raise _err(source, f"chest[{i}]: unknown poison type {ptype!r:.80}")
                 ccard = ChestCard(
                     ChestKind.POISON,
                     _expect_int(source, f"chest[{i}] large", c.get("large", 1), 0,
@@ -440,7 +441,7 @@ class Edition:
                     ptype,
                 )
             else:
-                raise _err(source, f"chest[{i}] kind must be 'gem' or 'poison', not {kind!r}")
+                raise _err(source, f"chest[{i}] kind must be 'gem' or 'poison', not {kind!r:.80}")
             chest[ccard] = chest.get(ccard, 0) + count
             if chest[ccard] > MAX_CHEST_COUNT:
                 raise _err(source, f"chest[{i}]: more than {MAX_CHEST_COUNT} {ccard} cards")
