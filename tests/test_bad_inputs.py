@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import shock_rules as sr
@@ -162,6 +163,10 @@ def test_constructors_raise_shock_errors_only(value: Any) -> None:
         lambda v: sr.GameConfig(edition=v), lambda v: sr.GameConfig(first_leader=v),
         lambda v: sr.GameRecord(v, ()), lambda v: sr.GameRecord(sr.GameConfig(), v),
         lambda v: sr.GameRecord(sr.GameConfig(), (), v),
+        lambda v: attrs.evolve(sr.Edition.default(), name=v),
+        lambda v: attrs.evolve(sr.Edition.default(), gems=v),
+        lambda v: attrs.evolve(sr.Edition.default(), chest=v),
+        lambda v: attrs.evolve(sr.Edition.default(), poison_types=v),
     ]
     for make in makers:
         try:

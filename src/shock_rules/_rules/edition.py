@@ -11,6 +11,7 @@ K29-K33 (``editions/default.toml``).
 
 from __future__ import annotations
 
+import contextvars
 import enum
 import functools
 import re
@@ -190,6 +191,10 @@ def _card_arg(card: Card) -> Card:
     return card
 
 
+# Set while from_dict() builds an edition it has checked (see Edition.__attrs_post_init__).
+_CHECKED: Final[contextvars.ContextVar[bool]] = contextvars.ContextVar("_CHECKED", default=False)
+
+
 @attrs.frozen(cache_hash=True)
 class Edition:
     """Validated card data. Build one with :meth:`default`, :meth:`load` or :meth:`from_toml`.
@@ -217,6 +222,24 @@ class Edition:
     gem_icons: tuple[tuple[Card, int], ...]
     #: The distinct chest cards and how many of each the chest deck holds.
     chest: tuple[tuple[ChestCard, int], ...]
+
+    def __attrs_post_init__(self) -> None:
+        # An edition made from its fields is checked as from_dict() checks a file: the fields
+        # must be what from_dict() makes of self.to_dict() (cards sorted, each chest card once).
+        if _CHECKED.get():
+            return
+        name = self.name
+        try:
+            checked = Edition.from_dict(self.to_dict(), source=repr(name)[:82])
+        except EditionError:
+            raise
+        except Exception as exc:
+            raise EditionError(f"edition {name!r:.80}: malformed fields ({exc!r:.120})") \
+                from None
+        if checked != self:
+            raise EditionError(f"edition {name!r:.80}: its fields are not in the form"
+                               " Edition.from_dict() gives them (cards sorted, each chest card"
+                               " once)")
 
     @property
     def supply_total(self) -> int:
@@ -446,17 +469,21 @@ class Edition:
             if chest[ccard] > MAX_CHEST_COUNT:
                 raise _err(source, f"chest[{i}]: more than {MAX_CHEST_COUNT} {ccard} cards")
 
-        return cls(
-            name=name,
-            provisional=provisional,
-            description=description,
-            gems=tuple(gems),
-            poison_types=poison_types,
-            poisons=tuple(sorted(poisons.items())),
-            potions=tuple(sorted(potions)),
-            gem_icons=tuple(sorted(icons.items())),
-            chest=tuple(sorted(chest.items(), key=lambda kv: kv[0].sort_key())),
-        )
+        token = _CHECKED.set(True)  # checked above: no need for __attrs_post_init__'s check
+        try:
+            return cls(
+                name=name,
+                provisional=provisional,
+                description=description,
+                gems=tuple(gems),
+                poison_types=poison_types,
+                poisons=tuple(sorted(poisons.items())),
+                potions=tuple(sorted(potions)),
+                gem_icons=tuple(sorted(icons.items())),
+                chest=tuple(sorted(chest.items(), key=lambda kv: kv[0].sort_key())),
+            )
+        finally:
+            _CHECKED.reset(token)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the mapping that :meth:`from_dict` reads (the TOML file's shape)."""
