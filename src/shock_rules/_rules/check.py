@@ -90,9 +90,9 @@ def check_state(state: State) -> None:
        one per finished trick whose winner was not shocked by it; a challenge is in progress
        only with its winner in the round and cards left.
     9. *Turn*: the actor is the seat the phase names (the next to play, the winner choosing
-       a cover or revealing, the seat receiving the next card), or none at chance and at the
-       end; the end comes in round 5 only, with every gem banked and the round over
-       (ROUND-1 to ROUND-3).
+       a cover or revealing, the seat receiving the next card), or none while chance reveals
+       the trump card or the first leader, and at the end; the end comes in round 5 only,
+       with every gem banked and the round over (ROUND-1 to ROUND-3).
 
     **Why this is enough.** The engine records a state's history only through these fields,
     and the conditions above are the rules' constraints on them. Given a state that passes,
