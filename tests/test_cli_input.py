@@ -69,7 +69,7 @@ CASES: dict[str, tuple[Case, int, str]] = {
     "deep JSON": (lambda d: _write(d, "d.json", '{"a":' + "[" * 200_000), 2, ""),
     "edition not UTF-8": (lambda d: (_write(d, "ed.toml", b"\xff\xfe = 1"),
                                      _write(d, "r.txt", _HEADERS + '[Edition "ed.toml"]\n'))[1],
-                          2, "[Edition]: the edition file is not UTF-8 text"),
+                          2, "not UTF-8 text"),
     "edition missing": (lambda d: _write(d, "r.txt", _HEADERS + '[Edition "no.toml"]\n'), 2,
                         "cannot read"),
     "superscript digit": (lambda d: _write(d, "s.txt", _HEADERS + "leader \u00b2\n"), 2, ""),

@@ -129,7 +129,7 @@ def _fields(s: sr.State) -> list[str]:
     (5, "2H2H3H4H5H6H8H9H10H/3S4S5S6S7S8S9S10S/2C3C4C5C6C7C8C9C10C", "listed twice"),
     (5, "2H3H4H5H6H8H9H10H/2H3S4S5S6S7S8S9S10S/2C3C4C5C6C7C8C9C10C", "somewhere else"),
     # 2H left out of every place is in the dungeon deck, and seat 0's hand is one card short.
-    (5, "3H4H5H6H8H9H10H/3S4S5S6S7S8S9S10S/2C3C4C5C6C7C8C9C10C", "not equal in size"),
+    (5, "3H4H5H6H8H9H10H/3S4S5S6S7S8S9S10S/2C3C4C5C6C7C8C9C10C", "holds 7 cards in trick 1"),
     (5, "1H2H3H4H5H6H8H9H10H/3S4S5S6S7S8S9S10S/2C3C4C5C6C7C8C9C10C", "not in play"),
     (6, "i0+0/w0+3/i0+0", "out of the round but has gems"),
     (7, "2H/-/-", "neither a poison nor a potion"),

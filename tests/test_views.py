@@ -109,7 +109,8 @@ def _respects_voids(s: State) -> bool:
     """Whether no seat holds a card of a suit it showed it lacks (K9); a swap that breaks this
     makes a state no game can reach."""
     return not any(
-        s.void_suits[j] >> suit & 1 and s.hand_masks[j] & (0x7FF << (11 * suit))
+        s.void_suits[j] >> suit & 1
+        and (s.hand_masks[j] | s.face_down_masks[j]) & (0x7FF << (11 * suit))
         for j in range(s.config.players) for suit in range(4)
     )
 

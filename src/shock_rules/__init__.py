@@ -31,6 +31,7 @@ from ._errors import (
     ConfigError,
     EditionError,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidNotationError,
     InvalidStateError,
     ShockError,
@@ -61,6 +62,7 @@ from ._notation.transcript import describe_event, transcript
 from ._public import publish
 from ._rules.actions import Action, ActionKind, parse_action
 from ._rules.cards import Card, Suit, parse_card
+from ._rules.check import check_state
 from ._rules.config import GameConfig, Variant
 from ._rules.edition import ChestCard, ChestKind, Edition, GemKind, parse_chest_card
 from ._rules.engine import (
@@ -142,6 +144,7 @@ __all__ = [
     "HiddenCardDealt",
     "HiddenCardPlayed",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidNotationError",
     "InvalidStateError",
     "LeaderChosen",
@@ -175,6 +178,7 @@ __all__ = [
     "apply",
     "apply_all",
     "chance_outcomes",
+    "check_state",
     "chest_odds",
     "config_from_json",
     "current_player",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from ._errors import InvalidStateError
+from ._errors import InvalidArgumentError, InvalidStateError, quoted
 from ._info.view import PlayerView
 from ._json import (
     Doc,
@@ -73,12 +73,15 @@ def to_dict(obj: object, *, events: bool = True) -> dict[str, object]:
         out["type"] = "view"
         out.update(view_to_dict(obj))
     else:
-        raise TypeError(f"cannot write {type(obj).__name__} as a shock-rules document")
+        raise InvalidArgumentError(
+            f"cannot write {type(obj).__name__} as a shock-rules document")
     return out
 
 
 def to_json(obj: object, *, events: bool = True, indent: int | None = None) -> str:
-    """Return the JSON text of :func:`to_dict`."""
+    """Return the JSON text of :func:`to_dict`; ``indent`` is ``None`` (one line) or 0-16."""
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= 16):
+        raise InvalidArgumentError(f"invalid indent {quoted(indent)}: expected None or 0-16")
     return json.dumps(to_dict(obj, events=events), indent=indent)
 
 
@@ -92,7 +95,7 @@ def from_dict(data: Doc) -> object:
     if kind == "record":
         return record_from_json(data)
     if kind not in loaders:
-        raise InvalidStateError(f"invalid document: unknown document type {kind!r}")
+        raise InvalidStateError(f"invalid document: unknown document type {quoted(kind)}")
     return loaders[kind](data)
 
 

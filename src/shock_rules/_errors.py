@@ -1,19 +1,51 @@
 """The package's typed errors, all in one place.
 
-Every error the engine raises on bad input derives from :class:`ShockError` and from the
-closest builtin (``ValueError``), so callers may catch either.
+Every error the package raises on bad input derives from :class:`ShockError` and from the
+closest builtin (``ValueError``; :class:`InvalidArgumentError` also ``TypeError``), so callers
+may catch either. No public function lets another exception escape on bad input.
+
+The hierarchy::
+
+    ShockError
+    ├── InvalidNotationError    (ValueError)  text that is not valid notation
+    ├── IllegalActionError      (ValueError)  an action not legal now
+    │   └── RecordError                       a record that does not replay (shock_rules.record)
+    ├── ConfigError             (ValueError)  an invalid game configuration
+    │   └── EditionError                      an invalid edition (card data)
+    ├── InvalidStateError       (ValueError)  a state, view or document no legal play reaches
+    └── InvalidArgumentError    (ValueError, TypeError)  any other argument of the wrong kind
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "QUOTE_LIMIT",
     "ConfigError",
     "EditionError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidNotationError",
     "InvalidStateError",
     "ShockError",
+    "quoted",
 ]
+
+#: The most characters of an input that an error message quotes.
+QUOTE_LIMIT = 80
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """Return ``repr(value)`` for an error message, with at most ``limit`` characters of the
+    value shown: a longer one is cut, an ellipsis marks the cut, and a string keeps its
+    closing quote (inputs come from strangers and may be megabytes long)."""
+    if isinstance(value, str):
+        shown = repr(value[:limit + 1])  # escapes can only lengthen what is shown
+        inner = shown[1:-1]
+        if len(inner) <= limit and len(value) <= limit:
+            return shown
+        return shown[0] + inner[:limit - 1] + "\u2026" + shown[-1]
+    text = repr(value)
+    return text if len(text) <= limit + 2 else text[:limit + 1] + "\u2026"
 
 
 class ShockError(Exception):
@@ -48,3 +80,10 @@ class EditionError(ConfigError):
 
 class InvalidStateError(ShockError, ValueError):
     """A state (for example one loaded from JSON) breaks an invariant of the game."""
+
+
+class InvalidArgumentError(ShockError, ValueError, TypeError):
+    """An argument is of the wrong kind or out of range where no more specific error applies:
+    a seat that is not a seat number, a random generator that is not a ``random.Random``, a
+    bot that is not a :class:`~shock_rules.Bot`, a list of events that holds something else.
+    """

@@ -29,14 +29,17 @@ shock_rules.InvalidStateError: invalid state: round 6 is not 1-5
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, TypeVar, get_origin
+from typing import Any, Final, TypeVar, get_args, get_origin
 
 import attrs
 import cattrs
 
-from ._errors import InvalidNotationError, InvalidStateError, ShockError
-from ._info.view import HiddenCardDealt, HiddenCardPlayed, PlayerView
+from ._errors import InvalidNotationError, InvalidStateError, ShockError, quoted
+from ._info.determinize import determinize
+from ._info.view import HiddenCardDealt, HiddenCardPlayed, PlayerView, spectator_view
+from ._info.view import view as make_view
 from ._rules import events as _events
 from ._rules.actions import Action, ActionKind, parse_action
 from ._rules.cards import Card, Suit, cards_of, parse_card
@@ -78,10 +81,10 @@ def read_obj(value: object, path: str, required: Sequence[str],
         raise fail(path, f"expected an object, not {kind_of(value)}")
     for key in value:
         if not isinstance(key, str) or (key not in required and key not in optional):
-            raise fail(path, f"unknown field {key!r}")
+            raise fail(path, f"unknown field {quoted(key)}")
     for key in required:
         if key not in value:
-            raise fail(path, f"missing field {key!r}")
+            raise fail(path, f"missing field {quoted(key)}")
     return value
 
 
@@ -141,7 +144,7 @@ def read_enum(value: object, path: str, names: Mapping[str, T]) -> T:
     """Return the member named ``value`` among ``names``."""
     text = read_str(value, path)
     if text not in names:
-        raise fail(path, f"unknown value {text!r}: expected one of {', '.join(names)}")
+        raise fail(path, f"unknown value {quoted(text)}: expected one of {', '.join(names)}")
     return names[text]
 
 
@@ -159,9 +162,9 @@ def read_header(data: object, kind: str, fields: Sequence[str],
     """Return a top-level document of ``kind`` after checking its schema and type tags."""
     doc = read_obj(data, kind, ("schema", "type", *fields), optional)
     if doc["schema"] != SCHEMA:
-        raise fail(f"{kind}.schema", f"expected {SCHEMA!r}, not {doc['schema']!r}")
+        raise fail(f"{kind}.schema", f"expected {quoted(SCHEMA)}, not {quoted(doc['schema'])}")
     if doc["type"] != kind:
-        raise fail(f"{kind}.type", f"expected {kind!r}, not {doc['type']!r}")
+        raise fail(f"{kind}.type", f"expected {quoted(kind)}, not {quoted(doc['type'])}")
     return doc
 
 
@@ -272,7 +275,7 @@ _REASONS: Final = {r.name.lower(): r for r in RoundEndReason}
 
 def _structure_reason(value: object, _type: object) -> RoundEndReason:
     if not isinstance(value, str) or value not in _REASONS:
-        raise ValueError(f"expected one of {', '.join(_REASONS)}, not {value!r}")
+        raise ValueError(f"expected one of {', '.join(_REASONS)}, not {quoted(value)}")
     return _REASONS[value]
 
 
@@ -288,6 +291,21 @@ def _make_converter() -> cattrs.Converter:
     conv.register_structure_hook(RoundEndReason, _structure_reason)
     conv.register_unstructure_hook(RoundEndReason, lambda r: r.name.lower())
     conv.register_unstructure_hook_func(_is_frozenset, sorted)
+
+    # Strict sequences: a JSON list only (cattrs would read a string as a tuple of letters).
+    def structure_seq(value: object, t: Any) -> object:
+        if not isinstance(value, list):
+            raise TypeError(f"expected a list, not {kind_of(value)}")
+        args = get_args(t)
+        if get_origin(t) is frozenset:
+            return frozenset(conv.structure(v, args[0]) for v in value)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(conv.structure(v, args[0]) for v in value)
+        if len(args) != len(value):
+            raise TypeError(f"expected {len(args)} items, not {len(value)}")
+        return tuple(conv.structure(v, a) for v, a in zip(value, args, strict=True))
+
+    conv.register_structure_hook_func(_is_sequence, structure_seq)
     for enum_type, names in ((Phase, _PHASES), (Status, _STATUSES), (Suit, _SUITS)):
         conv.register_structure_hook(enum_type, _enum_hook(names))
     conv.register_unstructure_hook(Phase, lambda p: p.name.lower())
@@ -304,6 +322,11 @@ def _make_converter() -> cattrs.Converter:
     return conv
 
 
+def _is_sequence(t: object) -> bool:
+    origin: object = get_origin(t)
+    return origin is tuple or origin is frozenset
+
+
 def _is_frozenset(t: object) -> bool:
     return t is frozenset or get_origin(t) is frozenset
 
@@ -311,7 +334,7 @@ def _is_frozenset(t: object) -> bool:
 def _enum_hook(names: Mapping[str, T]) -> Callable[[object, object], T]:
     def hook(value: object, _type: object) -> T:
         if not isinstance(value, str) or value not in names:
-            raise ValueError(f"expected one of {', '.join(names)}, not {value!r}")
+            raise ValueError(f"expected one of {', '.join(names)}, not {quoted(value)}")
         return names[value]
     return hook
 
@@ -402,7 +425,7 @@ def event_from_data(data: object, path: str) -> Event:
         raise fail(path, f"expected an object, not {kind_of(data)}")
     name = data.get("event")
     if not isinstance(name, str) or name not in EVENT_TYPES:
-        raise fail(f"{path}.event", f"unknown event {name!r}")
+        raise fail(f"{path}.event", f"unknown event {quoted(name)}")
     fields = {k: v for k, v in data.items() if k not in ("event", "step")}
     if "step" in data:  # protocol 2: the step that caused the event
         read_int(data["step"], f"{path}.step", 0)
@@ -426,7 +449,7 @@ def events_with_step(events: Sequence[Event], step: int) -> list[dict[str, objec
 
 def _format_exc(exc: BaseException, _type: object) -> str:
     if isinstance(exc, KeyError):
-        return f"missing field {exc.args[0]!r}" if exc.args else "missing field"
+        return f"missing field {quoted(exc.args[0])}" if exc.args else "missing field"
     return str(exc) or type(exc).__name__
 
 
@@ -434,6 +457,20 @@ def _cattrs_message(exc: Exception) -> str:
     if isinstance(exc, cattrs.BaseValidationError):
         return "; ".join(cattrs.transform_error(exc, path="", format_exception=_format_exc))
     return str(exc)
+
+
+def check_event_seats(events: tuple[Event, ...], players: int, path: str) -> None:
+    """Raise :class:`InvalidStateError` if an event names a seat the game does not have
+    (events are the log of one step: the rest of them is not checked against the state)."""
+    for i, e in enumerate(events):
+        for name in ("seat", "leader"):
+            value = getattr(e, name, None)
+            if value is not None and not -1 <= value < players:
+                raise fail(f"{path}[{i}].{name}", f"there is no seat {value} with"
+                           f" {players} players")
+        winners = getattr(e, "winners", ())
+        if not all(0 <= w < players for w in winners):
+            raise fail(f"{path}[{i}].winners", f"expected seats 0-{players - 1}")
 
 
 def events_from_data(data: object, path: str) -> tuple[Event, ...]:
@@ -553,6 +590,7 @@ def state_from_data(data: object, path: str) -> State:
     events = events_from_data(doc["events"], f"{path}.events") if "events" in doc else ()
     if "events" in doc:
         check_steps(doc["events"], f"{path}.events", read_int(doc["step"], f"{path}.step", 0))
+    check_event_seats(events, n, f"{path}.events")
     return load_state(
         config=config, tables=t,
         phase=read_enum(doc["phase"], f"{path}.phase", _PHASES),
@@ -720,5 +758,28 @@ def view_from_json(text: str | bytes | Doc) -> PlayerView:
         if [s.seat for s in view.seats] != list(range(n)):
             raise fail("view.seats", f"expected seats 0-{n - 1} in order")
         check_view_turn(view, doc)
+        check_event_seats(view.events, n, "view.events")
+        _check_view(view)
         return view
     return guarded(load)
+
+
+def _check_view(view: PlayerView) -> None:
+    """Raise :class:`InvalidStateError` unless some state that legal play reaches shows
+    exactly ``view`` to its seat.
+
+    A state is drawn for the view (:func:`~shock_rules.determinize`, which fails when the hidden
+    cards cannot be placed) and checked (:func:`~shock_rules.check_state`, through
+    ``load_state``); the view must then be what that state shows the seat, field by field.
+    Which hidden card lies where is not checked by any condition but the suits a seat showed
+    it lacks, which the draw respects, so one draw decides: if any state fits, this one does.
+    """
+    try:
+        state = determinize(view, random.Random(0))
+    except InvalidStateError as exc:
+        raise InvalidStateError(f"invalid document: view: no state shows it: {exc}") from None
+    shown = spectator_view(state) if view.seat is None else make_view(state, view.seat)
+    for field in attrs.fields(PlayerView):
+        if getattr(shown, field.name) != getattr(view, field.name):
+            raise fail(f"view.{field.name}", "no state shows this to the viewer (hidden cards,"
+                       " counts or order that do not fit the rest of the view)")

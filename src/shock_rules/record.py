@@ -47,7 +47,15 @@ from typing import Final
 
 import attrs
 
-from ._errors import IllegalActionError, InvalidNotationError, InvalidStateError, ShockError
+from ._errors import (
+    ConfigError,
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidNotationError,
+    InvalidStateError,
+    ShockError,
+    quoted,
+)
 from ._json import (
     config_from_data,
     config_to_dict,
@@ -79,7 +87,7 @@ __all__ = [
 CONFIG_HEADERS: Final = ("Players", "Variant", "FirstLeader", "Edition")
 _KEY_RE: Final = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,31}$")
 _HEADER_RE: Final = re.compile(
-    r'^\[([A-Za-z][A-Za-z0-9_]{0,31})\s+"((?:[^"\\]|\\.)*)"\]\s*(?:#.*)?$')
+    r'\[([A-Za-z][A-Za-z0-9_]{0,31})[ \t]+"((?:[^"\\]|\\.)*)"\][ \t]*(?:#.*)?', re.ASCII)
 
 
 class RecordError(IllegalActionError):
@@ -96,25 +104,42 @@ class RecordError(IllegalActionError):
 
 
 def _headers(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
-    items = list(value.items()) if isinstance(value, Mapping) else list(value)
+    try:
+        items = list(value.items()) if isinstance(value, Mapping) else list(value)
+        pairs = [(key, text) for key, text in items]
+    except ShockError:
+        raise
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(
+            f"invalid headers {quoted(value)}: expected (name, text) pairs") from None
     seen: set[str] = set()
-    for key, text in items:
-        if not isinstance(key, str) or not _KEY_RE.match(key) or key in CONFIG_HEADERS:
-            raise ValueError(f"invalid header name {key!r}")
-        if not isinstance(text, str) or "\n" in text or "\r" in text:
-            raise ValueError(f"header {key!r} must be one line of text")
+    for key, text in pairs:
+        if not isinstance(key, str) or not _KEY_RE.fullmatch(key) or key in CONFIG_HEADERS:
+            raise InvalidArgumentError(f"invalid header name {quoted(key)}")
+        # One line of text, as the text form writes it (str.splitlines() ends lines at more
+        # characters than newlines).
+        if not isinstance(text, str) or text.splitlines() not in ([], [text]):
+            raise InvalidArgumentError(f"header {quoted(key)} must be one line of text")
         if key in seen:
-            raise ValueError(f"header {key!r} is given twice")
+            raise InvalidArgumentError(f"header {quoted(key)} is given twice")
         seen.add(key)
-    return tuple(items)
+    return tuple(pairs)
 
 
 def _actions(value: Iterable[Action]) -> tuple[Action, ...]:
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise InvalidArgumentError(f"a record holds a list of actions, not {quoted(value)}")
     actions = tuple(value)
     for a in actions:
-        if not isinstance(a, Action):
-            raise TypeError(f"a record holds actions, not {a!r} (parse text with parse_action)")
+        if type(a) is not Action:
+            raise InvalidArgumentError(
+                f"a record holds actions, not {quoted(a)} (parse text with parse_action)")
     return actions
+
+
+def _check_config(instance: object, attribute: object, value: GameConfig) -> None:
+    if not isinstance(value, GameConfig):
+        raise ConfigError(f"a record needs a GameConfig, not {quoted(value)}")
 
 
 @attrs.frozen
@@ -123,7 +148,7 @@ class GameRecord:
     headers. Records may stop before the game ends (a game in progress)."""
 
     #: The game's configuration.
-    config: GameConfig
+    config: GameConfig = attrs.field(validator=_check_config)
     #: Every action, chance outcomes included, in order.
     actions: tuple[Action, ...] = attrs.field(converter=_actions)
     #: Free headers as (name, value) pairs in order, e.g. ``("Seat0", "Ann")``.
@@ -147,6 +172,11 @@ def record_game(
     notation). The actions are replayed to check them; ``result=True`` adds a ``Result``
     header with the final scores (the game must be over). Raise :class:`RecordError` if an
     action is illegal."""
+    if isinstance(actions, str | bytes) or not isinstance(actions, Iterable):
+        raise InvalidArgumentError(f"record_game() needs a list of actions, not {quoted(actions)}")
+    if headers is not None and not isinstance(headers, Mapping):
+        raise InvalidArgumentError(f"record_game() needs headers as a mapping, not"
+                                   f" {quoted(headers)}")
     acts = tuple(a if isinstance(a, Action) else parse_action(a) for a in actions)
     record = GameRecord(config, acts, dict(headers or {}))
     states = replay(record)
@@ -172,8 +202,11 @@ def replay(record: GameRecord) -> list[State]:
 
     Raise :class:`RecordError` naming the line (or action number) where the replay stopped
     when an action is illegal there, or when a ``Result`` header is given and the record ends
-    before the game does, or with other scores.
+    before the game does, or with other scores. Every state passes
+    :func:`~shock_rules.check_state`: each is made by :func:`~shock_rules.apply`.
     """
+    if not isinstance(record, GameRecord):
+        raise InvalidArgumentError(f"replay() needs a GameRecord, not {quoted(record)}")
     state = new_game(record.config)
     states = [state]
     for i, action in enumerate(record.actions):
@@ -196,8 +229,8 @@ def replay(record: GameRecord) -> list[State]:
                 f" {who} must act", line=last_line, index=len(record.actions))
         scores = " ".join(map(str, state.in_bag))
         if stated.split() != scores.split():
-            raise RecordError(f"the stated result {stated!r} differs from the replay's {scores!r}",
-                              line=last_line, index=len(record.actions))
+            raise RecordError(f"the stated result {quoted(stated)} differs from the replay's"
+                              f" {quoted(scores)}", line=last_line, index=len(record.actions))
     return states
 
 
@@ -220,6 +253,13 @@ def format_record(record: GameRecord, *, edition_ref: str | None = None,
     read from. ``annotate`` adds comments naming the round at its start and the seat of each
     player decision (they are ignored when the text is read back).
     """
+    if not isinstance(record, GameRecord):
+        raise InvalidArgumentError(f"format_record() needs a GameRecord, not {quoted(record)}")
+    if edition_ref is not None and (not isinstance(edition_ref, str)
+                                    or edition_ref.splitlines() != [edition_ref]
+                                    or edition_ref.startswith("{") or edition_ref == "default"):
+        raise InvalidArgumentError(
+            f"invalid edition_ref {quoted(edition_ref)}: expected a file path on one line")
     cfg = record.config
     if cfg.edition == Edition.default():
         edition = "default"
@@ -263,6 +303,9 @@ def parse_record(text: str, *, base_dir: str | Path | None = None) -> GameRecord
     """
     if not isinstance(text, str):
         raise InvalidNotationError(f"a record must be text, not {type(text).__name__}")
+    if base_dir is not None and not isinstance(base_dir, str | Path):
+        raise InvalidArgumentError(f"parse_record() needs base_dir as a path, not"
+                                   f" {quoted(base_dir)}")
     config_values: dict[str, tuple[str, int]] = {}
     free: list[tuple[str, str]] = []
     actions: list[Action] = []
@@ -272,13 +315,13 @@ def parse_record(text: str, *, base_dir: str | Path | None = None) -> GameRecord
         if line.startswith("["):
             if actions:
                 raise InvalidNotationError(f"line {number}: a header after the actions")
-            m = _HEADER_RE.match(line)
+            m = _HEADER_RE.fullmatch(line)
             if m is None:
                 raise InvalidNotationError(
-                    f"line {number}: malformed header {line!r}: expected [Name \"value\"]")
+                    f"line {number}: malformed header {quoted(line)}: expected [Name \"value\"]")
             key, value = m.group(1), _unquote(m.group(2))
             if key in config_values or any(k == key for k, _ in free):
-                raise InvalidNotationError(f"line {number}: header {key!r} is given twice")
+                raise InvalidNotationError(f"line {number}: header {quoted(key)} is given twice")
             if key in CONFIG_HEADERS:
                 config_values[key] = (value, number)
             else:
@@ -307,7 +350,7 @@ def _config_from_headers(values: dict[str, tuple[str, int]],
 
     players_text = values["Players"][0]
     if players_text not in ("3", "4", "5"):
-        raise bad("Players", f"expected 3, 4 or 5, not {players_text!r}")
+        raise bad("Players", f"expected 3, 4 or 5, not {quoted(players_text)}")
     players = int(players_text)
     try:
         variant = Variant.parse(values["Variant"][0])
@@ -317,7 +360,8 @@ def _config_from_headers(values: dict[str, tuple[str, int]],
     if "FirstLeader" in values and values["FirstLeader"][0] != "chance":
         text = values["FirstLeader"][0]
         if text not in [str(i) for i in range(players)]:
-            raise bad("FirstLeader", f"expected a seat 0-{players - 1} or 'chance', not {text!r}")
+            raise bad("FirstLeader",
+                      f"expected a seat 0-{players - 1} or 'chance', not {quoted(text)}")
         first = int(text)
     edition = Edition.default()
     ref = values.get("Edition", ("default", 0))[0]

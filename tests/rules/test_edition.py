@@ -136,8 +136,9 @@ def _broken(change: str, value: object) -> dict[str, Any]:
         ("number_cards.potions", ["5C"], "potions must be exactly 5C and 7C"),
         ("number_cards.potions", ["5C", "7C", "1C"], "potions must be exactly 5C and 7C"),
         ("number_cards.poisons", {"7Z": "bee"}, "'7Z' is not a number card"),
-        ("number_cards.gem_icons", {"1H": -1}, "must be an integer >= 0, not -1"),
-        ("number_cards.gem_icons", {"1H": 1.5}, "must be an integer >= 0, not 1.5"),
+        ("number_cards.gem_icons", {"1H": -1}, "must be an integer 0-99, not -1"),
+        ("number_cards.gem_icons", {"1H": 100}, "must be an integer 0-99, not 100"),
+        ("number_cards.gem_icons", {"1H": 1.5}, "must be an integer 0-99, not 1.5"),
         ("number_cards.poison_types", ["bee", "bee"], "lists a type twice"),
         ("number_cards.poison_types", ["Bee"], "must be a lowercase name"),
         ("number_cards.potions", ["5C", "5C"], "lists a card twice"),
@@ -148,7 +149,7 @@ def _broken(change: str, value: object) -> dict[str, Any]:
         ("chest", [{"kind": "poison", "poison": "bee", "small": 1, "count": 1}],
          "a poison card has no small gem icons"),
         ("chest", [{"kind": "gem", "large": 1, "small": 0, "count": 0}],
-         "count must be an integer >= 1"),
+         "count must be an integer 1-999"),
     ],
 )
 def test_invalid_editions_are_rejected(change: str, value: object, message: str) -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
 from .._rules.cards import CARDS, iter_bits, mask_of
 from .._rules.check import load_state
 from .._rules.config import tables_for
@@ -68,7 +69,8 @@ def _assign(
     for i in cards:
         left[CARDS[i].suit] += 1
     if sum(cap) != len(cards) or not _feasible(left, cap, allowed):
-        raise ValueError("the view is inconsistent: its hidden cards cannot be placed")
+        raise InvalidStateError("invalid view: the view is inconsistent: its hidden cards"
+                                " cannot be placed")
     order = list(cards)
     rng.shuffle(order)
     # Without void suits every placement is feasible: skip the Hall check.
@@ -102,9 +104,25 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
     The state has the view's public facts, the viewer's hand and face-down cards, and the
     unseen cards spread over the other hands, the other seats' face-down cards and the
     dungeon deck, respecting hand sizes and void suits; ``view(result, seat) == view``. For a
-    spectator view (``seat`` ``None``) every hand and face-down card is drawn. Raise
-    :class:`ValueError` if no state fits the view (a forged or corrupt view).
+    spectator view (``seat`` ``None``) every hand and face-down card is drawn. The result
+    always passes :func:`~shock_rules.check_state`. Raise
+    :class:`~shock_rules.InvalidStateError` (a ``ValueError``) if no state fits the view (a
+    forged or corrupt view), :class:`~shock_rules.InvalidArgumentError` if ``rng`` is not a
+    ``random.Random``.
     """
+    if type(view) is not PlayerView:
+        raise InvalidStateError(f"invalid view: expected a PlayerView, not {type(view).__name__}")
+    if not isinstance(rng, random.Random):
+        raise InvalidArgumentError(f"invalid rng: expected a random.Random, not {quoted(rng)}")
+    try:
+        return _determinize(view, rng)
+    except ShockError:
+        raise
+    except Exception as exc:  # a forged view: hand sizes or seats that no state has
+        raise InvalidStateError(f"invalid view: no state fits it ({exc!r:.200})") from None
+
+
+def _determinize(view: PlayerView, rng: random.Random) -> State:
     cfg = view.config
     t = tables_for(cfg)
     n = cfg.players

@@ -21,6 +21,7 @@ from fractions import Fraction
 
 import attrs
 
+from .._errors import InvalidArgumentError, InvalidStateError, quoted
 from .._rules.state import Status
 from .view import PlayerView
 
@@ -64,16 +65,20 @@ def chest_odds(view: PlayerView, seat: int | None = None) -> ChestOdds:
     potions do not change the odds. With an empty chest deck nothing is revealed (K23) and
     every value is zero.
 
-    Raise :class:`ValueError` for a spectator view without ``seat``, or a seat that is not in
-    the round (a seat out of the round reveals no chest card).
+    Raise :class:`~shock_rules.InvalidArgumentError` (a ``ValueError``) for a spectator view
+    without ``seat``, or a seat that is not in the round (a seat out of the round reveals no
+    chest card); :class:`~shock_rules.InvalidStateError` if ``view`` is not a view.
     """
+    if type(view) is not PlayerView:
+        raise InvalidStateError(f"invalid view: expected a PlayerView, not {type(view).__name__}")
     if seat is None:
         seat = view.seat
     if seat is None or type(seat) is not int or not 0 <= seat < view.players:
-        raise ValueError(f"chest_odds() needs a seat of the game, not {seat!r}")
+        raise InvalidArgumentError(f"chest_odds() needs a seat of the game, not {quoted(seat)}")
     me = view.seats[seat]
     if me.status is not Status.IN:
-        raise ValueError(f"seat {seat} is out of the round ({me.status}): it reveals no chest card")
+        raise InvalidArgumentError(
+            f"seat {seat} is out of the round ({me.status}): it reveals no chest card")
     types = view.config.edition.poison_types
     counts = {t: 0 for t in types}
     for pc in me.poisons:

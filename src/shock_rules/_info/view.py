@@ -25,13 +25,22 @@ from __future__ import annotations
 
 import attrs
 
+from .._errors import InvalidArgumentError, quoted
 from .._rules.actions import Action
 from .._rules.cards import CARDS, Card, Suit, cards_of
 from .._rules.config import GameConfig, tables_for
 from .._rules.edition import ChestCard
 from .._rules.engine import legal_actions
 from .._rules.events import CardDealt, CardPlayed, Event, HiddenCardDealt, HiddenCardPlayed
-from .._rules.state import CHANCE_PHASES, Phase, PoisonCard, State, Status, _lead_seat
+from .._rules.state import (
+    CHANCE_PHASES,
+    Phase,
+    PoisonCard,
+    State,
+    Status,
+    _lead_seat,
+    expect_state,
+)
 
 __all__ = [
     "HiddenCardDealt",
@@ -342,14 +351,18 @@ def view(state: State, seat: int) -> PlayerView:
     face-down cards, its legal actions when it must decide, and the last step's events with
     other seats' secrets hidden.
 
-    Raise :class:`ValueError` if ``seat`` is not a seat of the game.
+    Raise :class:`~shock_rules.InvalidArgumentError` (a ``ValueError``) if ``seat`` is not a
+    seat of the game, :class:`~shock_rules.InvalidStateError` if ``state`` is not a state.
     """
+    expect_state(state)
     if type(seat) is not int or not 0 <= seat < state.config.players:
-        raise ValueError(f"invalid seat {seat!r}: expected 0-{state.config.players - 1}")
+        raise InvalidArgumentError(
+            f"invalid seat {quoted(seat)}: expected 0-{state.config.players - 1}")
     return _view(state, seat)
 
 
 def spectator_view(state: State) -> PlayerView:
     """Return what a spectator knows of ``state``: only the public facts (K34); no hand, no
     face-down card's identity, no legal actions."""
+    expect_state(state)
     return _view(state, None)

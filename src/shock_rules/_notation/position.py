@@ -53,12 +53,12 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from .._errors import InvalidNotationError, InvalidStateError, ShockError
+from .._errors import ConfigError, InvalidNotationError, InvalidStateError, ShockError, quoted
 from .._rules.cards import CARDS, Suit, cards_of, parse_card
 from .._rules.check import load_state
 from .._rules.config import GameConfig, Variant, tables_for
 from .._rules.edition import ChestCard, Edition, parse_chest_card
-from .._rules.state import Phase, Play, State, Status
+from .._rules.state import Phase, Play, State, Status, expect_state
 
 __all__ = ["format_position", "parse_position"]
 
@@ -72,7 +72,7 @@ _STATUSES: Final = {v: k for k, v in _STATUS_LETTERS.items()}
 _VARIANTS: Final = {Variant.STANDARD: "std", Variant.SIMPLIFIED: "simp"}
 
 _CARD: Final = r"(?:1[01]|[1-9])[HSDC]"
-_CARD_RE: Final = re.compile(_CARD)
+_CARD_RE: Final = re.compile(_CARD, re.ASCII)
 _SEAT: Final = r"(?:[0-4]|-)"
 _FIELDS: Final = {
     "game": re.compile(r"([345])(std|simp)(?:L([0-4]))?(~)?"),
@@ -81,7 +81,7 @@ _FIELDS: Final = {
     "leaders": re.compile(f"({_SEAT}),({_SEAT}),({_SEAT})"),
     "trump": re.compile(f"({_CARD}|-)"),
     "hands": re.compile(f"(?:{_CARD})+|-"),
-    "seats": re.compile(r"([iws])(\d{1,6})\+(\d{1,6})(?:v([HSDC]{1,4}))?"),
+    "seats": re.compile(r"([iws])(0|[1-9][0-9]{0,5})\+(0|[1-9][0-9]{0,5})(?:v([HSDC]{1,4}))?"),
     "areas": re.compile(rf"(?:{_CARD}\*?)+|-"),
     "face_down": re.compile(f"(?:{_CARD})+|-"),
     "trick": re.compile(f"(?:_?{_CARD})+|-"),
@@ -101,6 +101,7 @@ def _seat(value: int) -> str:
 
 def format_position(state: State) -> str:
     """Return the one-line position of ``state`` (see the module docstring)."""
+    expect_state(state)
     cfg = state.config
     t = state.tables
     game = f"{cfg.players}{_VARIANTS[cfg.variant]}"
@@ -143,18 +144,24 @@ def format_position(state: State) -> str:
 
 
 def _match(name: str, text: str) -> re.Match[str]:
-    m = _FIELDS[name].fullmatch(text)
+    m = _FIELDS[name].fullmatch(text) if text.isascii() else None
     if m is None:
-        raise InvalidNotationError(f"invalid position: malformed {name} field {text!r}")
+        raise InvalidNotationError(f"invalid position: malformed {name} field {quoted(text)}")
     return m
 
 
 def _mask(text: str, where: str) -> int:
     mask = 0
+    last = -1
     for token in _CARD_RE.findall(text):
         card = parse_card(token)
         if mask & card.bit:
             raise InvalidStateError(f"invalid position: {card} is listed twice in {where}")
+        if card.index < last:
+            raise InvalidNotationError(
+                f"invalid position: the cards of {where} are not in card order (2H before 3H,"
+                " hearts, spades, diamonds, clubs)")
+        last = card.index
         mask |= card.bit
     return mask
 
@@ -190,12 +197,15 @@ def parse_position(text: str, config: GameConfig | None = None) -> State:
     :class:`~shock_rules.InvalidStateError` if it describes an impossible state.
     """
     if not isinstance(text, str):
-        raise InvalidNotationError(f"invalid position {text!r}: expected text")
+        raise InvalidNotationError(f"invalid position {quoted(text)}: expected text")
+    if config is not None and not isinstance(config, GameConfig):
+        raise ConfigError(f"parse_position() needs a GameConfig or None, not {quoted(config)}")
     parts = text.split(" ")
     names = list(_FIELDS)
     if len(parts) != len(names):
         raise InvalidNotationError(
-            f"invalid position {text!r}: expected {len(names)} fields separated by single spaces,"
+            f"invalid position {quoted(text)}: expected {len(names)} fields separated by single"
+            " spaces,"
             f" not {len(parts)}")
     raw = dict(zip(names, parts, strict=True))
     cfg = _config(_match("game", raw["game"]), config)
@@ -282,10 +292,11 @@ def _chest_counts(text: str, index: Mapping[ChestCard, int], where: str) -> tupl
     counts = [0] * len(index)
     if text == "-":
         return tuple(counts)
+    last = -1
     for item in text.split(","):
         name, _, times = item.partition("*")
-        if _ and not re.fullmatch(r"[1-9][0-9]{0,2}", times):
-            raise InvalidNotationError(f"invalid position: malformed count in {item!r}")
+        if _ and not re.fullmatch(r"[1-9][0-9]{0,2}", times, re.ASCII):
+            raise InvalidNotationError(f"invalid position: malformed count in {quoted(item)}")
         try:
             card = parse_chest_card(name)
         except InvalidNotationError as exc:
@@ -294,6 +305,11 @@ def _chest_counts(text: str, index: Mapping[ChestCard, int], where: str) -> tupl
             raise InvalidStateError(f"invalid position: {card} is not a chest card of the edition")
         if counts[index[card]]:
             raise InvalidStateError(f"invalid position: {card} is listed twice in the {where}")
+        if str(card) != name or index[card] < last or (_ and times == "1"):
+            raise InvalidNotationError(
+                f"invalid position: {quoted(item)} in the {where} is not written as the position"
+                " writes it (each chest card once, in the edition's order, '*<n>' for n > 1)")
+        last = index[card]
         counts[index[card]] = int(times) if _ else 1
     return tuple(counts)
 

@@ -17,18 +17,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from .._errors import IllegalActionError
+from .._errors import IllegalActionError, InvalidArgumentError, InvalidNotationError, quoted
 from .._rules.actions import Action, parse_action
 from .._rules.cards import Card, mask_of, parse_card
 from .._rules.engine import apply
-from .._rules.state import Phase, State
+from .._rules.state import Phase, State, expect_state
 
 __all__ = ["apply_all", "deal_hands", "parse_cards"]
 
 
 def parse_cards(text: str | Iterable[Card | str]) -> tuple[Card, ...]:
-    """Return the cards of a whitespace- or comma-separated text like ``"7H 10S, 2C"``."""
-    items = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else list(text)
+    """Return the cards of a whitespace- or comma-separated text like ``"7H 10S, 2C"``, or of
+    an iterable of cards and card texts; raise :class:`~shock_rules.InvalidNotationError`
+    for anything else."""
+    if isinstance(text, str):
+        items: list[Card | str] = re.split(r"[ \t\r\n,]+", text.strip(" \t\r\n"))
+    else:
+        try:
+            items = list(text)
+        except TypeError:
+            raise InvalidNotationError(
+                f"invalid cards {quoted(text)}: expected text such as '7H 10S'") from None
     return tuple(c if isinstance(c, Card) else parse_card(c) for c in items if c != "")
 
 
@@ -45,9 +54,12 @@ def deal_hands(
     among ``hands[seat]``; only the missing ones are dealt. Raise
     :class:`~shock_rules.IllegalActionError` if the wanted deal is impossible.
     """
+    expect_state(state)
     if state.phase is not Phase.DEAL and state.phase is not Phase.TRUMP:
         raise IllegalActionError("deal_hands() needs a state waiting for the deal")
     n = state.config.players
+    if isinstance(hands, str) or not isinstance(hands, Sequence):
+        raise InvalidArgumentError(f"deal_hands() needs a list of {n} hands, not {quoted(hands)}")
     if len(hands) != n:
         raise IllegalActionError(f"deal_hands() needs {n} hands, got {len(hands)}")
     wanted = [mask_of(parse_cards(h)) for h in hands]
@@ -82,10 +94,16 @@ def apply_all(state: State, actions: str | Iterable[str | Action]) -> State:
     which step (1-based) failed.
     """
     items: Iterable[str | Action]
+    expect_state(state)
     if isinstance(actions, str):
         items = [a.strip() for a in re.split(r"[;\n]", actions) if a.strip()]
     else:
-        items = actions
+        try:
+            items = list(actions)
+        except TypeError:
+            raise InvalidNotationError(
+                f"invalid actions {quoted(actions)}: expected text such as 'play 7H; stop'"
+            ) from None
     for i, a in enumerate(items, 1):
         action = a if isinstance(a, Action) else parse_action(a)
         try:

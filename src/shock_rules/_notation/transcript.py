@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from .._errors import InvalidArgumentError, quoted
 from .._rules.events import (
     CardDealt,
     CardPlayed,
@@ -45,7 +46,10 @@ def _gems(n: int) -> str:
 
 
 def describe_event(event: Event) -> str:
-    """Return one line of plain English describing an event."""
+    """Return one line of plain English describing an event; raise
+    :class:`~shock_rules.InvalidArgumentError` for anything that is not an event."""
+    if not isinstance(event, Event):
+        raise InvalidArgumentError(f"expected an event, not {quoted(event)}")
     match event:
         case CardDealt(seat, card):
             return f"seat {seat} is dealt {card}"
@@ -104,6 +108,8 @@ def transcript(events: Iterable[Event], *, deals: bool = False) -> list[str]:
 
     Individual deals are summarised per round unless ``deals`` is true.
     """
+    if isinstance(events, Event) or not isinstance(events, Iterable):
+        raise InvalidArgumentError(f"expected a list of events, not {quoted(events)}")
     lines: list[str] = []
     dealt = 0
     for e in events:

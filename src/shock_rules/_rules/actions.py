@@ -8,6 +8,12 @@ Chance decisions (K6): ``deal 7H`` (the next card dealt), ``trump 7H`` (the trum
 ``chest G2/1`` or ``chest P:bee`` (the chest card revealed), ``leader 2`` (the first leader).
 
 Actions are interned: ``Action.play(card) is Action.parse("play 7H")`` when ``card`` is 7H.
+
+The notation is ASCII. Verbs and card letters may be in any case, and spaces around the verb
+and its argument (one or more) are ignored: ``"  PLAY   7h "`` reads as ``play 7H``. Any other
+character -- another kind of space, a digit of another script, a letter that only turns into
+an ASCII one in upper case (``ſ``) -- makes the text invalid. ``str(action)`` writes the
+canonical form, which every parser reads back.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import Final
 
 import attrs
 
-from .._errors import InvalidNotationError
+from .._errors import InvalidNotationError, quoted
 from .cards import CARDS, Card, parse_card
 from .edition import ChestCard, parse_chest_card
 
@@ -78,6 +84,31 @@ class Action:
     #: The seat, for ``leader`` actions.
     seat: int | None = None
 
+    def __attrs_post_init__(self) -> None:
+        # A hand-built action is checked once, when it is made (the engine's own actions are
+        # the interned ones below, made at import): its kind, and exactly the field it needs.
+        kind = self.kind
+        if type(kind) is not ActionKind:
+            raise InvalidNotationError(
+                f"invalid action kind {quoted(kind)}: expected an ActionKind")
+        card, chest_card, seat = self.card, self.chest_card, self.seat
+        if kind in _CARD_KINDS:
+            ok = type(card) is Card and chest_card is None and seat is None
+            need = "a card (and nothing else)"
+        elif kind is ActionKind.CHEST:
+            ok = type(chest_card) is ChestCard and card is None and seat is None
+            need = "a chest card (and nothing else)"
+        elif kind is ActionKind.LEADER:
+            ok = type(seat) is int and 0 <= seat < 5 and card is None and chest_card is None
+            need = "a seat 0-4 (and nothing else)"
+        else:
+            ok = card is None and chest_card is None and seat is None
+            need = "no argument"
+        if not ok:
+            raise InvalidNotationError(
+                f"invalid {kind.value} action (card={card!r:.40}, chest_card={chest_card!r:.40},"
+                f" seat={seat!r:.40}): it takes {need}")
+
     @property
     def is_chance(self) -> bool:
         """Whether this is a chance outcome rather than a player decision."""
@@ -87,22 +118,22 @@ class Action:
     @staticmethod
     def play(card: Card) -> Action:
         """Return ``play <card>``: play the card face up."""
-        return PLAY[card.index]
+        return PLAY[_index(card)]
 
     @staticmethod
     def withdraw(card: Card) -> Action:
         """Return ``withdraw <card>``: leave the round, playing the card face down (K11)."""
-        return WITHDRAW[card.index]
+        return WITHDRAW[_index(card)]
 
     @staticmethod
     def down(card: Card) -> Action:
         """Return ``down <card>``: play the card face down while out of the round (K12)."""
-        return DOWN[card.index]
+        return DOWN[_index(card)]
 
     @staticmethod
     def cover(card: Card) -> Action:
         """Return ``cover <card>``: a potion covers this poison card (K16)."""
-        return COVER[card.index]
+        return COVER[_index(card)]
 
     @staticmethod
     def reveal() -> Action:
@@ -117,16 +148,18 @@ class Action:
     @staticmethod
     def deal(card: Card) -> Action:
         """Return the chance outcome ``deal <card>``."""
-        return DEAL[card.index]
+        return DEAL[_index(card)]
 
     @staticmethod
     def trump(card: Card) -> Action:
         """Return the chance outcome ``trump <card>``."""
-        return TRUMP[card.index]
+        return TRUMP[_index(card)]
 
     @staticmethod
     def chest(card: ChestCard) -> Action:
         """Return the chance outcome ``chest <chest card>``."""
+        if type(card) is not ChestCard:
+            raise InvalidNotationError(f"invalid chest card {quoted(card)}: expected a ChestCard")
         found = _CHEST.get(card)
         if found is None:
             found = _CHEST.setdefault(card, Action(ActionKind.CHEST, chest_card=card))
@@ -168,6 +201,12 @@ class Action:
         return f"Action.parse({str(self)!r})"
 
 
+def _index(card: Card) -> int:
+    if type(card) is not Card:
+        raise InvalidNotationError(f"invalid card {quoted(card)}: expected a Card")
+    return card.index
+
+
 PLAY: Final = tuple(Action(ActionKind.PLAY, c) for c in CARDS)
 WITHDRAW: Final = tuple(Action(ActionKind.WITHDRAW, c) for c in CARDS)
 DOWN: Final = tuple(Action(ActionKind.DOWN, c) for c in CARDS)
@@ -183,6 +222,7 @@ _BY_KIND: Final = {
     ActionKind.COVER: COVER, ActionKind.DEAL: DEAL, ActionKind.TRUMP: TRUMP,
 }
 _VERBS: Final = {k.value: k for k in ActionKind}
+_SEATS: Final = {str(i): i for i in range(5)}
 
 
 def parse_action(text: str) -> Action:
@@ -195,11 +235,15 @@ def parse_action(text: str) -> Action:
     2
     """
     if not isinstance(text, str):
-        raise InvalidNotationError(f"invalid action {text!r}: expected text such as 'play 7H'")
+        raise InvalidNotationError(
+            f"invalid action {quoted(text)}: expected text such as 'play 7H'")
+    if not text.isascii():  # see the module docstring: no other spaces, digits or letters
+        raise InvalidNotationError(
+            f"invalid action {quoted(text)}: the notation is ASCII (such as 'play 7H')")
     parts = text.split()
     if not parts or parts[0].lower() not in _VERBS:
         raise InvalidNotationError(
-            f"invalid action {text!r}: expected one of "
+            f"invalid action {quoted(text)}: expected one of "
             + ", ".join(sorted(_VERBS))
             + " (e.g. 'play 7H')"
         )
@@ -207,20 +251,21 @@ def parse_action(text: str) -> Action:
     args = parts[1:]
     if kind in (ActionKind.REVEAL, ActionKind.STOP):
         if args:
-            raise InvalidNotationError(f"invalid action {text!r}: '{kind.value}' takes no argument")
+            raise InvalidNotationError(
+                f"invalid action {quoted(text)}: '{kind.value}' takes no argument")
         return REVEAL if kind is ActionKind.REVEAL else STOP
     if len(args) != 1:
         raise InvalidNotationError(
-            f"invalid action {text!r}: '{kind.value}' takes exactly one argument"
+            f"invalid action {quoted(text)}: '{kind.value}' takes exactly one argument"
         )
     arg = args[0]
     try:
         if kind is ActionKind.CHEST:
             return Action.chest(parse_chest_card(arg))
         if kind is ActionKind.LEADER:
-            if not arg.isdigit() or not 0 <= int(arg) < 5:
-                raise InvalidNotationError(f"invalid seat {arg!r}: expected 0-4")
-            return LEADER[int(arg)]
+            if arg not in _SEATS:
+                raise InvalidNotationError(f"invalid seat {quoted(arg)}: expected 0-4")
+            return LEADER[_SEATS[arg]]
         return _BY_KIND[kind][parse_card(arg).index]
     except InvalidNotationError as exc:
-        raise InvalidNotationError(f"invalid action {text!r}: {exc}") from None
+        raise InvalidNotationError(f"invalid action {quoted(text)}: {exc}") from None

@@ -14,7 +14,7 @@ from typing import Final
 
 import attrs
 
-from .._errors import InvalidNotationError
+from .._errors import InvalidNotationError, quoted
 
 __all__ = ["Card", "Suit", "cards_of", "mask_of", "parse_card"]
 
@@ -42,20 +42,33 @@ class Suit(enum.IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Suit:
-        """Return the suit named by a letter (``"H"``) or a word (``"hearts"``)."""
-        t = text.strip().upper()
-        for suit in cls:
-            if t in (suit.letter, suit.name):
-                return suit
-        raise InvalidNotationError(f"invalid suit {text!r}: expected one of H, S, D, C")
+        """Return the suit named by a letter (``"H"``) or a word (``"hearts"``), in any case,
+        with surrounding spaces allowed; raise :class:`InvalidNotationError` otherwise."""
+        if isinstance(text, str) and text.isascii():
+            found = _SUIT_NAMES.get(text.strip().upper())
+            if found is not None:
+                return found
+        raise InvalidNotationError(f"invalid suit {quoted(text)}: expected one of H, S, D, C")
 
     def __str__(self) -> str:
         return self.name.lower()
 
 
+_SUIT_NAMES: Final = {k: s for s in Suit for k in (s.letter, s.name)}
+
+
+def _suit(value: Suit | int) -> Suit:
+    """Return the suit of a :class:`Suit` or its number 0-3 (a card's suit converter)."""
+    if type(value) is Suit:
+        return value
+    if type(value) is not int or not 0 <= value < 4:
+        raise InvalidNotationError(f"invalid suit {quoted(value)}: expected a Suit or 0-3")
+    return Suit(value)
+
+
 def _check_rank(instance: object, attribute: object, value: int) -> None:
     if type(value) is not int or not 1 <= value <= RANKS:
-        raise InvalidNotationError(f"invalid rank {value!r}: expected an integer 1-11")
+        raise InvalidNotationError(f"invalid rank {quoted(value)}: expected an integer 1-11")
 
 
 @attrs.frozen(repr=False, order=False)
@@ -71,7 +84,7 @@ class Card:
     #: The number printed on the card, 1-11.
     rank: int = attrs.field(validator=_check_rank)
     #: The card's suit.
-    suit: Suit = attrs.field(converter=Suit)
+    suit: Suit = attrs.field(converter=_suit)
     #: The card's index 0-43 (suit-major); used for ordering and bitmasks.
     index: int = attrs.field(init=False, eq=False)
     #: ``1 << index``.
@@ -84,10 +97,15 @@ class Card:
 
     def __new__(cls, rank: int, suit: Suit | int) -> Card:
         # Interning: each of the 44 cards exists once, so identity checks and dict lookups
-        # on the hot path are cheap.
+        # on the hot path are cheap. The arguments' types are checked first: ``True`` equals
+        # ``1`` as a key, and attrs' __init__ would then write it into the interned card.
+        if type(rank) is not int:
+            raise InvalidNotationError(f"invalid rank {quoted(rank)}: expected an integer 1-11")
+        if type(suit) is not Suit and type(suit) is not int:
+            raise InvalidNotationError(f"invalid suit {quoted(suit)}: expected a Suit or 0-3")
         try:
             return _INTERNED[(rank, suit)]
-        except (KeyError, TypeError):
+        except KeyError:
             return super().__new__(cls)
 
     def __getnewargs__(self) -> tuple[int, int]:
@@ -100,7 +118,10 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """Return the card with the given index 0-43."""
+        """Return the card with the given index 0-43; raise :class:`InvalidNotationError`
+        for anything else."""
+        if type(index) is not int or not 0 <= index < NUM_CARDS:
+            raise InvalidNotationError(f"invalid card index {quoted(index)}: expected 0-43")
         return CARDS[index]
 
     def __str__(self) -> str:
@@ -135,15 +156,19 @@ _BY_TEXT: Final[dict[str, Card]] = {str(c): c for c in CARDS}
 def parse_card(text: str) -> Card:
     """Return the card written as ``<rank><suit letter>``; raise :class:`InvalidNotationError`.
 
+    The notation is ASCII: a rank ``1``-``11`` in ASCII digits, then ``H``, ``S``, ``D`` or
+    ``C`` in either case; spaces around it are ignored. Nothing else is read as a card (no
+    other digits, no letters that only look like these or turn into them in upper case).
+
     >>> parse_card("11c")
     Card.parse('11C')
     """
     if not isinstance(text, str):
-        raise InvalidNotationError(f"invalid card {text!r}: expected text such as '7H'")
-    card = _BY_TEXT.get(text.strip().upper())
+        raise InvalidNotationError(f"invalid card {quoted(text)}: expected text such as '7H'")
+    card = _BY_TEXT.get(text.strip().upper()) if text.isascii() else None
     if card is None:
         raise InvalidNotationError(
-            f"invalid card {text!r}: expected a rank 1-11 then a suit letter H, S, D or C"
+            f"invalid card {quoted(text)}: expected a rank 1-11 then a suit letter H, S, D or C"
         )
     return card
 

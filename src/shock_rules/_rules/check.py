@@ -1,19 +1,20 @@
-"""Checks that a state obeys every invariant of the game (used by tests and by loaders).
+"""Checks that a state is one that legal play can reach (used by every loader and by tests).
 
 :func:`check_state` raises :class:`~shock_rules.InvalidStateError` with a message naming the
-first broken invariant. States made by :func:`~shock_rules.apply` always pass; a forged or
-corrupt state (from JSON, say) is rejected before it can be played on.
+first broken condition. States made by :func:`~shock_rules.apply` always pass; a forged or
+corrupt state (from JSON, a position, a forged view) is rejected before it can be played on.
+The conditions, and why they are enough, are in :func:`check_state`'s docstring.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .._errors import InvalidStateError
-from .cards import CARDS, Suit
-from .config import ROUNDS, tables_for
+from .cards import CARDS, Card, Suit
+from .config import ROUNDS, GameConfig, Tables, Variant, tables_for
 from .round import deal_target
-from .state import Phase, State, Status
+from .state import Phase, Play, State, Status
 
 __all__ = ["check_state", "load_state"]
 
@@ -27,15 +28,97 @@ def load_state(**fields: Any) -> State:
     return state
 
 
+# The number cards of each set of suits (a void-suits mask), to test face-down cards (K9).
+_VOID_CARDS: Final = tuple(
+    sum(0x7FF << (11 * s) for s in range(4) if v >> s & 1) for v in range(16)
+)
+
+
 def _fail(msg: str) -> InvalidStateError:
     return InvalidStateError(f"invalid state: {msg}")
 
 
 def check_state(state: State) -> None:
-    """Raise :class:`InvalidStateError` if ``state`` breaks an invariant of the game.
+    """Return ``None`` if legal play from :func:`~shock_rules.new_game` can reach ``state``;
+    raise :class:`~shock_rules.InvalidStateError` naming the first broken condition otherwise.
 
-    A corrupt state (wrong types, say) raises the same error, never another exception.
+    A value that is not a :class:`~shock_rules.State`, or a state with fields of the wrong
+    type, raises the same error, never another exception.
+
+    **What is checked.** Write ``n`` for the seats, ``H`` for the hand size, ``k`` for the
+    trick number, and call a trick *finished* once it is resolved (or abandoned).
+
+    1. *Shape*: field types and ranges; every number card in play is in exactly one place
+       (a hand, the dungeon deck, the trump card, the trick, the discard pile, a play area);
+       every chest card in exactly one of deck, discard pile and centre, gem cards never in
+       the centre and poison cards never in the discard pile; the gems of the supply, the
+       trick and the bags add up to the edition's supply; gems on a trick card match its icons
+       or the face-down gems.
+    2. *Set-up* (deal, trump, leader phases): nothing on the table, every seat in the round,
+       the chest deck full, no void shown; while dealing, the hand sizes are ones the dealing
+       order produces (DEAL-2) from empty hands or, in the standard variant after round 1,
+       from the hands the last round left (equal, or one card more for the seats that did
+       not play an abandoned last trick, VAR-1, WITHDRAW-5); full hands once the trump card
+       is due; the first leader is the config's, or chance's before it is chosen.
+    3. *Cards played*: every seat plays one card into every trick (TRICK-1), so the hands
+       hold ``H - (k - 1)`` cards in trick ``k`` (one fewer for a seat that played in it), and
+       ``H - k`` between tricks; the discard pile and the play areas hold exactly the cards of
+       the finished tricks; a poison or potion card in the discard pile was played face down
+       (TRICK-8). When the game is over, the hands fit the last trick, played out or
+       abandoned from its leader up to a withdrawal (WITHDRAW-5).
+    4. *Statuses and face-down cards*: a seat in the round has played nothing face down; a
+       withdrawn seat has played a face-down card (its withdrawal); a shocked seat played a
+       card face up in a finished trick and still has a poison count of 2 (its play area does
+       not change once it is out, and the centre only grows); in the current trick exactly
+       the seats in the round play face up, in seat order from the leader; a seat's
+       face-down cards are its own.
+    5. *Suits* (K9): a seat's hand and face-down cards and its card in the trick hold no suit
+       it showed it lacks; a seat that played off the lead suit in the current trick has that
+       void recorded; a recorded void needs a face-up play of the seat and a face-up card of
+       that suit this round.
+    6. *Winners and leaders*: trick 1 has no last winner and is led by the round's leader
+       (LEAD-2); after ``w`` won tricks the last winner played face up in the ``w``-th; each
+       trick began with at least two seats in the round (ROUND-3) and is led by the first of
+       them clockwise from the last winner (LEAD-1); the seats holding poison or potion cards
+       each won a trick, so there are at most ``w`` of them; no gems are on a bag before a
+       trick is won; in round 1 only a withdrawn seat has gems in its bag.
+    7. *Poisons and potions* (K15-K17): nobody in the round has a poison count of 2 but the
+       winner choosing a cover; no seat keeps a potion beside an uncovered poison card but that
+       winner, who has fewer potions than uncovered poison cards.
+    8. *Chest* (CHEST-1 to CHEST-5): the cards revealed this round number at most 3 per
+       finished challenge plus the current challenge's, and, while cards are left, at least
+       one per finished trick whose winner was not shocked by it; a challenge is in progress
+       only with its winner in the round and cards left.
+    9. *Turn*: the actor is the seat the phase names (the next to play, the winner choosing
+       a cover or revealing, the seat receiving the next card), or none while chance reveals
+       the trump card or the first leader, and at the end; the end comes in round 5 only,
+       with every gem banked and the round over (ROUND-1 to ROUND-3).
+
+    **Why this is enough.** The engine records a state's history only through these fields,
+    and the conditions above are the rules' constraints on them. Given a state that passes,
+    a history reaching it is built as follows. Earlier rounds leave only the bags, the supply,
+    the round's leader and, in the standard variant, the cards left in hand; the sizes of
+    those hands are checked (2), and their cards are free because each deal is uniform over
+    the undealt cards. In the current round the face-down cards are attributed to their
+    seats, and each seat's face-down plays are the last ones of its round (4), which fixes
+    for every finished trick who played face up; the face-up cards of the discard pile are
+    anonymous, so they can be dealt to those seats and ordered into tricks, a trick won by a
+    seat of (6) taking the poison and potion cards of that seat's play area, and the
+    last-won trick by the last winner; the conditions on suits (5) give each recorded void a
+    trick to show it in. The chest cards revealed are spread over the finished challenges
+    within the bounds of (8). Which seat's earlier plays were face up, who won which trick
+    and which card they held are not recorded anywhere else, so no further fact can
+    contradict this history.
+
+    What is *not* decided exactly, by a referee's decision: the amount of each seat's gems
+    (on and in its bag) beyond the conservation of the supply (1) and the bounds of (6) --
+    any amount reachable by some run of icons and chest cards is accepted; and whether the
+    anonymous face-up cards of the discard pile can be ordered into tricks whose winners
+    under the trump suit are exactly the seats that (6) requires -- the checker does not
+    search for such an order.
     """
+    if type(state) is not State:
+        raise InvalidStateError(f"invalid state: expected a State, not {type(state).__name__}")
     try:
         _check(state)
     except InvalidStateError:
@@ -44,115 +127,150 @@ def check_state(state: State) -> None:
         raise InvalidStateError(f"invalid state: {exc}") from exc
 
 
+_PER_SEAT: Final = ("hand_masks", "face_down_masks", "status", "on_bag", "in_bag",
+                    "poison_masks", "covered_masks", "potion_masks", "void_suits")
+_INT: Final = frozenset({int})
+
+
+def _place(i: int, n: int) -> str:
+    """Return the name of the ``i``-th place of a number card, as listed by ``_check``."""
+    if i < 3:
+        return ("the dungeon deck", "the discard pile", "the trump card")[i]
+    if i == 3 + 3 * n:
+        return "the trick"
+    seat, what = divmod(i - 3, 3)
+    return f"seat {seat}'s " + ("hand", "poison cards", "potion cards")[what]
+
+
 def _check(state: State) -> None:
     cfg = state.config
+    if type(cfg) is not GameConfig:
+        raise _fail(f"config must be a GameConfig, not {cfg!r}")
     t = tables_for(cfg)
     n = cfg.players
     H = t.hand_size
     if state.tables is not t and state.tables != t:
         raise _fail("tables do not match the config")
-    per_seat = {
-        "hand_masks": state.hand_masks, "face_down_masks": state.face_down_masks,
-        "status": state.status, "on_bag": state.on_bag, "in_bag": state.in_bag,
-        "poison_masks": state.poison_masks, "covered_masks": state.covered_masks,
-        "potion_masks": state.potion_masks, "void_suits": state.void_suits,
-    }
-    for name, value in per_seat.items():
-        if not isinstance(value, tuple) or len(value) != n:
+    for name in _PER_SEAT:
+        value = getattr(state, name)
+        if type(value) is not tuple or len(value) != n:
             raise _fail(f"{name} must hold one entry per seat ({n})")
-    if not isinstance(state.phase, Phase):
+    hands = state.hand_masks
+    fds = state.face_down_masks
+    status = state.status
+    poisons = state.poison_masks
+    potions = state.potion_masks
+    covered = state.covered_masks
+    voids = state.void_suits
+    if {*map(type, hands + fds + state.on_bag + state.in_bag + poisons + covered + potions
+             + voids)} != _INT:
+        raise _fail("the per-seat fields must hold integers")
+    if {type(state.round), type(state.trick_number), type(state.leader), type(state.actor),
+            type(state.pool_mask), type(state.trump_index), type(state.discard_mask),
+            type(state.supply), type(state.revealed), type(state.last_winner),
+            type(state.round_leader)} != _INT:
+        raise _fail("the round, trick, seats, masks, supply and chest count must be integers")
+    trick = state.trick
+    if type(trick) is not tuple or not all(
+            type(p) is Play and type(p.card) is Card and type(p.seat) is int
+            and type(p.face_up) is bool and type(p.gems) is int for p in trick):
+        raise _fail("the trick must be a tuple of plays")
+    if type(state.phase) is not Phase:
         raise _fail(f"unknown phase {state.phase!r}")
     if not 1 <= state.round <= ROUNDS:
         raise _fail(f"round {state.round} is not 1-{ROUNDS}")
-    for s in state.status:
-        if not isinstance(s, Status):
+    for s in status:
+        if type(s) is not Status:
             raise _fail(f"unknown status {s!r}")
     if not 1 <= state.trick_number <= H:
         raise _fail(f"trick {state.trick_number} is not 1-{H}")
     if not -1 <= state.leader < n or not -1 <= state.actor < n:
         raise _fail("the leader or the seat to act is not a seat")
     for seat in range(n):
-        for suit in range(4):
-            # K9: a seat shows a void only when it holds no card of the suit, and no card is
-            # dealt during a round, so it still holds none.
-            if state.void_suits[seat] >> suit & 1 and state.hand_masks[seat] & t.suit_masks[suit]:
-                raise _fail(f"seat {seat} showed it has no {Suit(suit)} but holds one")
+        if not 0 <= voids[seat] < 16:
+            raise _fail(f"seat {seat}'s void suits are not a set of suits")
+        # K9: a seat shows a void only when it holds no card of the suit, and no card is
+        # dealt during a round, so it still holds none.
+        held = hands[seat] & _VOID_CARDS[voids[seat]]
+        if held:
+            suit = CARDS[held.bit_length() - 1].suit
+            raise _fail(f"seat {seat} showed it has no {suit} but holds one")
 
     # Cards: every number card in play is in exactly one place (CARDS-1).
-    places: list[tuple[str, int]] = [("the dungeon deck", state.pool_mask),
-                                     ("the discard pile", state.discard_mask)]
-    if state.trump_index >= 0:
-        if state.trump_index >= len(CARDS):
-            raise _fail(f"trump index {state.trump_index} is not a card")
-        places.append(("the trump card", CARDS[state.trump_index].bit))
-    elif state.trump_index != -1:
-        raise _fail(f"trump index {state.trump_index} is not a card")
-    for seat in range(n):
-        places.append((f"seat {seat}'s hand", state.hand_masks[seat]))
-        places.append((f"seat {seat}'s poison cards", state.poison_masks[seat]))
-        places.append((f"seat {seat}'s potion cards", state.potion_masks[seat]))
+    trump = state.trump_index
+    if not -1 <= trump < len(CARDS):
+        raise _fail(f"trump index {trump} is not a card")
     trick_mask = 0
-    for p in state.trick:
+    for p in trick:
         if p.card.bit & trick_mask:
             raise _fail(f"{p.card} is in the trick twice")
         trick_mask |= p.card.bit
-    places.append(("the trick", trick_mask))
+    deck = t.deck
     seen = 0
-    for name, mask in places:
-        if mask < 0 or mask & ~t.deck:
-            raise _fail(f"{name} holds a card that is not in play with {n} players")
+    for i, mask in enumerate((state.pool_mask, state.discard_mask,
+                              CARDS[trump].bit if trump >= 0 else 0,
+                              *(m for seat in range(n)
+                                for m in (hands[seat], poisons[seat], potions[seat])),
+                              trick_mask)):
+        if mask < 0 or mask & ~deck:
+            raise _fail(f"{_place(i, n)} holds a card that is not in play with {n} players")
         if mask & seen:
             dup = CARDS[(mask & seen).bit_length() - 1]
-            raise _fail(f"{dup} is in {name} and somewhere else")
+            raise _fail(f"{dup} is in {_place(i, n)} and somewhere else")
         seen |= mask
-    if seen != t.deck:
-        missing = CARDS[(t.deck & ~seen).bit_length() - 1]
+    if seen != deck:
+        missing = CARDS[(deck & ~seen).bit_length() - 1]
         raise _fail(f"{missing} is missing")
     fd_all = 0
+    on_table = state.discard_mask | trick_mask
     for seat in range(n):
-        fd = state.face_down_masks[seat]
-        if fd & ~(state.discard_mask | trick_mask) or fd & fd_all:
+        fd = fds[seat]
+        if fd & ~on_table or fd & fd_all:
             raise _fail(f"seat {seat}'s face-down cards are not its own cards of the discard "
                         "pile or the trick")
         fd_all |= fd
-        if state.poison_masks[seat] & ~t.poison_cards:
+        if poisons[seat] & ~t.poison_cards:
             raise _fail(f"seat {seat} has a non-poison card among its poison cards")
-        if state.potion_masks[seat] & ~t.potion_cards:
+        if potions[seat] & ~t.potion_cards:
             raise _fail(f"seat {seat} has a non-potion card among its potion cards")
-        cov = state.covered_masks[seat]
-        if cov & ~state.poison_masks[seat]:
+        cov = covered[seat]
+        if cov & ~poisons[seat]:
             raise _fail(f"seat {seat} has a covered card that is not its poison card")
-        if cov.bit_count() > state.potion_masks[seat].bit_count():
+        if cov.bit_count() > potions[seat].bit_count():
             raise _fail(f"seat {seat} has more covered poison cards than potions")
-        if not 0 <= state.void_suits[seat] < 16:
-            raise _fail(f"seat {seat}'s void suits are not a set of suits")
 
     # Chest cards (CHEST-6).
     kinds = len(t.chest_counts)
-    for name in ("chest_deck", "chest_discard", "chest_centre"):
-        v = getattr(state, name)
-        if not isinstance(v, tuple) or len(v) != kinds or any(x < 0 for x in v):
+    chest = (state.chest_deck, state.chest_discard, state.chest_centre)
+    for name, v in zip(("chest_deck", "chest_discard", "chest_centre"), chest, strict=True):
+        if type(v) is not tuple or len(v) != kinds or (v and {*map(type, v)} != _INT) \
+                or any(x < 0 for x in v):
             raise _fail(f"{name} must count each of the {kinds} kinds of chest card")
+    centre = [0] * len(t.type_masks)
     for k in range(kinds):
         total = state.chest_deck[k] + state.chest_discard[k] + state.chest_centre[k]
         if total != t.chest_counts[k]:
             raise _fail(
                 f"there are {total} {t.chest_cards[k]} chest cards, not {t.chest_counts[k]}"
             )
-        if t.chest_poison[k] < 0 and state.chest_centre[k]:
-            raise _fail(f"a gem chest card {t.chest_cards[k]} is in the centre")
-        if t.chest_poison[k] >= 0 and state.chest_discard[k]:
-            raise _fail(f"a poison chest card {t.chest_cards[k]} is in the chest discard pile")
+        if t.chest_poison[k] < 0:
+            if state.chest_centre[k]:
+                raise _fail(f"a gem chest card {t.chest_cards[k]} is in the centre")
+        else:
+            if state.chest_discard[k]:
+                raise _fail(f"a poison chest card {t.chest_cards[k]} is in the chest discard"
+                            " pile")
+            centre[t.chest_poison[k]] += state.chest_centre[k]
 
     # Gems (K29).
     for seat in range(n):
         if state.on_bag[seat] < 0 or state.in_bag[seat] < 0:
             raise _fail(f"seat {seat} has a negative number of gems")
-        if state.status[seat] is not Status.IN and state.on_bag[seat]:
+        if status[seat] is not Status.IN and state.on_bag[seat]:
             raise _fail(f"seat {seat} is out of the round but has gems on its bag")
     trick_gems = 0
-    for p in state.trick:
-        if p.seat not in range(n):
+    for p in trick:
+        if not 0 <= p.seat < n:
             raise _fail(f"seat {p.seat} in the trick does not exist")
         expected = t.icons[p.card.index] if p.face_up else t.face_down_gems
         if p.gems != expected:
@@ -164,100 +282,369 @@ def _check(state: State) -> None:
 
     # Poison counts (K17): nobody in the round stands at 2, but a winner choosing a cover.
     for seat in range(n):
-        if state.status[seat] is not Status.IN:
+        if status[seat] is not Status.IN:
             continue
         if state.phase is Phase.COVER and seat == state.actor:
             continue
-        for ptype in range(len(t.type_masks)):
-            count = (state.poison_masks[seat] & ~state.covered_masks[seat]
-                     & t.type_masks[ptype]).bit_count()
-            count += sum(c for k, c in enumerate(state.chest_centre) if t.chest_poison[k] == ptype)
+        uncovered = poisons[seat] & ~covered[seat]
+        for mask, in_centre in zip(t.type_masks, centre, strict=True):
+            count = (uncovered & mask).bit_count() + in_centre
             if count >= 2:
                 raise _fail(f"seat {seat} is in the round with a poison count of {count}")
-        stored = state.potion_masks[seat].bit_count() - state.covered_masks[seat].bit_count()
-        uncovered = state.poison_masks[seat] & ~state.covered_masks[seat]
-        if stored and uncovered and not (state.phase is Phase.COVER and seat == state.actor):
-            raise _fail(f"seat {seat} keeps a potion beside an uncovered poison card (K16)")
 
-    # Phase and turn.
+    # Phase, turn and the history of the round.
     ph = state.phase
     if not -1 <= state.last_winner < n or not -1 <= state.round_leader < n:
         raise _fail("last winner or round leader is not a seat")
     if not 0 <= state.revealed <= 3:
         raise _fail(f"{state.revealed} chest cards revealed in one challenge")
+    if state.round == 1:
+        if cfg.first_leader is not None and state.round_leader != cfg.first_leader:
+            raise _fail(f"round 1 is led by seat {cfg.first_leader} (the config's first leader),"
+                        f" not seat {state.round_leader}")
+        for seat in range(n):
+            # Gems reach a bag only when their seat withdraws or the round ends (WITHDRAW-2,
+            # ROUND-5): in round 1 only a seat that withdrew has any.
+            if state.in_bag[seat] and state.status[seat] is not Status.WITHDRAWN:
+                raise _fail(f"seat {seat} has gems in its bag in round 1 without withdrawing")
+    elif state.round_leader < 0:
+        raise _fail("a round after the first has no leader")
     in_round = [s for s in range(n) if state.status[s] is Status.IN]
-    if ph is Phase.DEAL or ph is Phase.TRUMP:
-        # The leader is unknown only before the first leader is chosen by chance (K5).
-        unknown = state.round == 1 and cfg.first_leader is None
-        if (state.leader == -1) != unknown or state.round_leader != state.leader:
-            raise _fail("wrong leader while the cards are dealt")
-        if state.last_winner != -1 or state.trick_number != 1:
-            raise _fail("a trick is recorded before the round's play")
     if ph is Phase.DEAL or ph is Phase.TRUMP or ph is Phase.LEADER:
-        # K26: a round starts with the chest cards reshuffled and nothing shown yet.
-        if state.chest_deck != t.chest_counts or state.revealed or any(state.void_suits):
-            raise _fail("before play the chest deck is full and no seat has shown a void")
-        if state.trick or state.discard_mask or any(state.poison_masks) or any(state.potion_masks):
-            raise _fail("cards are on the table before the round's play begins")
-        if len(in_round) != n or any(state.on_bag):
-            raise _fail("before play every seat is in the round with no gems on its bag")
-        if ph is Phase.DEAL:
-            if state.trump_index != -1 or state.actor != deal_target(state.hand_masks, H) \
-                    or state.actor < 0:
-                raise _fail("dealing must give the next card to the seat with fewest cards")
-        elif any(h.bit_count() != H for h in state.hand_masks) or (
-                ph is Phase.TRUMP) != (state.trump_index == -1):
-            raise _fail("hands must be full and the trump card unrevealed before it is revealed")
-        if ph is Phase.LEADER and (state.round != 1 or state.leader != -1):
-            raise _fail("only the first round's leader is a chance decision")
+        _check_setup(state, t, in_round)
         return
     if state.trump_index < 0:
         raise _fail("the trump card is not revealed")
     if not 0 <= state.leader < n or state.round_leader < 0:
         raise _fail("the trick has no leader")
-    if ph is Phase.OVER:
-        if state.round != ROUNDS or state.trick or any(state.on_bag) or state.revealed:
-            raise _fail("the game can only end after round 5 with every gem banked")
+    _check_round(state, t, in_round, trick_mask)
+
+
+def _check_setup(state: State, t: Tables, in_round: list[int]) -> None:
+    """The round's set-up: dealing, the trump card, the first leader (DEAL-2, DEAL-3)."""
+    cfg = state.config
+    n = cfg.players
+    H = t.hand_size
+    ph = state.phase
+    # The leader is unknown only before the first leader is chosen by chance (K5).
+    unknown = state.round == 1 and cfg.first_leader is None
+    if ph is not Phase.LEADER and ((state.leader == -1) != unknown
+                                   or state.round_leader != state.leader):
+        raise _fail("wrong leader while the cards are dealt")
+    if state.last_winner != -1 or state.trick_number != 1:
+        raise _fail("a trick is recorded before the round's play")
+    # K26: a round starts with the chest cards reshuffled and nothing shown yet.
+    if state.chest_deck != t.chest_counts or state.revealed or any(state.void_suits):
+        raise _fail("before play the chest deck is full and no seat has shown a void")
+    if state.trick or state.discard_mask or any(state.poison_masks) or any(state.potion_masks):
+        raise _fail("cards are on the table before the round's play begins")
+    if len(in_round) != n or any(state.on_bag):
+        raise _fail("before play every seat is in the round with no gems on its bag")
+    if ph is Phase.DEAL:
+        if state.trump_index != -1 or state.actor != deal_target(state.hand_masks, H) \
+                or state.actor < 0:
+            raise _fail("dealing must give the next card to the seat with fewest cards")
+        sizes = [h.bit_count() for h in state.hand_masks]
+        later = state.round > 1 and cfg.variant is Variant.STANDARD
+        if not _dealt_so_far(sizes, H, later, state.round_leader):
+            raise _fail(f"hand sizes {sizes} cannot occur while dealing (DEAL-2, VAR-1)")
         return
-    if len(in_round) < 1:
-        raise _fail("nobody is in the round while it goes on")
+    if any(h.bit_count() != H for h in state.hand_masks) or (
+            ph is Phase.TRUMP) != (state.trump_index == -1):
+        raise _fail("hands must be full and the trump card unrevealed before it is revealed")
+    if ph is Phase.LEADER and (state.round != 1 or state.leader != -1
+                               or cfg.first_leader is not None or state.round_leader != -1):
+        raise _fail("only the first round's leader is a chance decision")
+    if state.actor != -1:
+        raise _fail(f"seat {state.actor} is named to act at a chance decision")
+
+
+def _dealt_so_far(sizes: list[int], H: int, later: bool, round_leader: int) -> bool:
+    """Return whether hands of these sizes occur while dealing (DEAL-2).
+
+    Cards go one at a time to the lowest seat holding the fewest. From equal hands (a fresh
+    deal, or the hands a round left when every seat played its last trick) the seats
+    ``0..i-1`` then hold one card more than the others. In the standard variant (``later``:
+    a round after the first) a round that ended with an abandoned trick (WITHDRAW-5) leaves
+    one card more to the seats that had not played in it: a run of ``n - j`` seats clockwise
+    just before that trick's leader ``l``, where ``j >= 2`` seats (every seat then in the
+    round, the last of them withdrawing) had played. The new round's leader
+    (``round_leader``) is then ``l`` itself or one of those seats: the lead of the abandoned
+    trick passed from the last winner over seats out of the round only (LEAD-1). Those seats
+    are topped up first, lowest first.
+    """
+    n = len(sizes)
+    c = min(sizes)
+    big = {s for s in range(n) if sizes[s] != c}
+    if c >= H or any(sizes[s] != c + 1 for s in big):
+        return False
+    if big == set(range(len(big))):
+        return True
+    if not later or c + 1 > H - 1:
+        return False
+    for lead in range(n):
+        for j in range(2, n):
+            rest = {(lead + j + i) % n for i in range(n - j)}  # did not play the trick
+            if not rest <= big or (round_leader != lead and round_leader not in rest):
+                continue
+            others = sorted(set(range(n)) - rest)
+            topped = sorted(big - rest)
+            if topped == others[: len(topped)]:
+                return True
+    return False
+
+
+def _check_round(state: State, t: Tables, in_round: list[int], trick_mask: int) -> None:
+    """The round in play: what the finished tricks and the current one must have left."""
+    n = t.players
+    H = t.hand_size
+    ph = state.phase
+    k = state.trick_number
+    trick = state.trick
+    status = state.status
+    fds = state.face_down_masks
+    discard = state.discard_mask
+    lw = state.last_winner
+    hands = [h.bit_count() for h in state.hand_masks]
+    card_in_trick = [0] * n
+    for p in trick:
+        card_in_trick[p.seat] = p.card.bit
+
+    # TRICK-1: every seat plays one card into every trick, so the hands say how many cards
+    # each seat played in the round's finished tricks (``done``).
     if ph is Phase.PLAY:
-        if len(state.trick) >= n:
+        if trick and len(trick) >= n:
             raise _fail("the trick is complete but unresolved")
-        if state.actor != (state.leader + len(state.trick)) % n:
-            raise _fail(f"seat {state.actor} plays out of turn")
-        if state.trick == () and (len(in_round) < 2 or state.status[state.leader] is not Status.IN):
-            raise _fail("a trick starts with at least two seats in the round, led by one of them")
-        sizes = {h.bit_count() for h in state.hand_masks}
-        played = {(state.leader + i) % n for i in range(len(state.trick))}
-        for i, p in enumerate(state.trick):
-            if p.seat != (state.leader + i) % n:
-                raise _fail("the trick's cards are not in seat order from its leader")
-            if p.face_up and state.status[p.seat] is not Status.IN:
-                raise _fail(f"seat {p.seat} played face up but is out of the round")
-            if p.face_up == bool(state.face_down_masks[p.seat] & p.card.bit):
-                raise _fail(f"{p.card} is recorded face {'up' if p.face_up else 'down'} wrongly")
-        if len({state.hand_masks[s].bit_count() + (s in played) for s in range(n)}) != 1:
-            raise _fail("hands are not equal in size at the start of the trick")
-        if 0 in sizes and not played:
-            raise _fail("a trick starts with empty hands")
+        for seat in range(n):
+            want = H - (k - 1) - (1 if card_in_trick[seat] else 0)
+            if hands[seat] != want:
+                raise _fail(f"seat {seat} holds {hands[seat]} cards in trick {k}, not {want}"
+                            " (one card per seat per trick, TRICK-1)")
+        done = [k - 1] * n
+    elif ph is Phase.OVER:
+        if state.trick or state.actor != -1:
+            raise _fail("nothing is left to play once the game is over")
+        done = [H - h for h in hands]
+        if any(not k - 1 <= d <= k for d in done):
+            raise _fail(f"hand sizes {hands} do not fit a round ended in trick {k}")
+    else:
+        if trick:
+            raise _fail("a resolved trick still has cards")
+        for seat in range(n):
+            if hands[seat] != H - k:
+                raise _fail(f"seat {seat} holds {hands[seat]} cards after trick {k}, not {H - k}"
+                            " (one card per seat per trick, TRICK-1)")
+        done = [k] * n
+    areas = 0
+    winners = 0
+    for seat in range(n):
+        area = state.poison_masks[seat] | state.potion_masks[seat]
+        areas |= area
+        winners += area != 0
+    played = discard.bit_count() + areas.bit_count()
+    if played != sum(done):
+        raise _fail(f"the discard pile and the play areas hold {played} cards, but the finished"
+                    f" tricks of the round hold {sum(done)} (TRICK-8)")
+    fd_all = 0
+    for fd in fds:
+        fd_all |= fd
+    # TRICK-8: the winner takes the poison and potion cards played face up.
+    if discard & (t.poison_cards | t.potion_cards) & ~fd_all:
+        raise _fail("a poison or potion card played face up lies in the discard pile (TRICK-8)")
+
+    # Face-down cards and statuses (WITHDRAW-1, WITHDRAW-3, SHOCK-1): a seat plays face up
+    # while in the round and face down from the trick it withdraws in, or from the trick after
+    # its shock. ``up`` counts its face-up cards in finished tricks; ``began`` is the last
+    # trick it began in the round.
+    up = [0] * n
+    began = [0] * n
+    for seat in range(n):
+        fd = fds[seat]
+        mine = fd & trick_mask
+        if mine and mine != card_in_trick[seat]:
+            raise _fail(f"seat {seat}'s face-down cards include another seat's card of the trick")
+        down = (fd & discard).bit_count()
+        if down > done[seat]:
+            raise _fail(f"seat {seat} played {down} cards face down in {done[seat]} finished"
+                        " tricks")
+        up[seat] = done[seat] - down
+        st = status[seat]
+        if st is Status.IN:
+            if fd:
+                raise _fail(f"seat {seat} is in the round but played face down (WITHDRAW-3)")
+            began[seat] = k
+        elif st is Status.WITHDRAWN:
+            if not fd:
+                raise _fail(f"seat {seat} withdrew but played no card face down (WITHDRAW-1)")
+            began[seat] = up[seat] + 1
+        else:
+            if not up[seat]:
+                raise _fail(f"seat {seat} is shocked but played no card face up in a finished"
+                            " trick (SHOCK-1)")
+            began[seat] = up[seat]
+        if fd & _VOID_CARDS[state.void_suits[seat]]:
+            raise _fail(f"seat {seat} played face down a card of a suit it showed it lacks (K9)")
+
+    # The current trick: face up exactly for the seats in the round; following suit (TRICK-3).
+    faceup_now = 0
+    shown_now = [0] * n
+    lead = -1
+    for i, p in enumerate(trick):
+        seat = p.seat
+        if seat != (state.leader + i) % n:
+            raise _fail("the trick's cards are not in seat order from its leader")
+        if p.face_up != (status[seat] is Status.IN):
+            raise _fail(f"seat {seat} played face {'up' if p.face_up else 'down'} but is"
+                        f" {status[seat]} (WITHDRAW-3)")
+        if p.face_up == bool(fds[seat] & p.card.bit):
+            raise _fail(f"{p.card} is recorded face {'up' if p.face_up else 'down'} wrongly")
+        suit = p.card.suit
+        voids = state.void_suits[seat]
+        if voids >> suit & 1:
+            raise _fail(f"seat {seat} played {p.card} after showing it has no {Suit(suit)} (K9)")
+        if p.face_up:
+            faceup_now |= p.card.bit
+            if lead < 0:
+                lead = suit
+            elif suit != lead:
+                if not voids >> lead & 1:
+                    raise _fail(f"seat {seat} did not follow {Suit(lead)} but is not recorded as"
+                                " lacking it (TRICK-3, K9)")
+                shown_now[seat] = 1 << lead
+    # K9: a void is shown by a face-up play off the lead suit: in a finished trick, or now.
+    faceup_played = (discard & ~fd_all) | areas | faceup_now
+    for seat in range(n):
+        voids = state.void_suits[seat]
+        if not voids:
+            continue
+        if not up[seat] and voids & ~shown_now[seat]:
+            raise _fail(f"seat {seat} shows a void but never played off the lead suit (K9)")
+        for v in range(4):
+            if voids >> v & 1 and not faceup_played & t.suit_masks[v]:
+                raise _fail(f"seat {seat} shows it has no {Suit(v)}, but no {Suit(v)}"
+                            " card was led face up this round (K9)")
+
+    # Which tricks were won, and by whom (TRICK-4, LEAD-1, WITHDRAW-5).
+    if ph is Phase.PLAY:
+        won = k - 1
+    elif ph is Phase.OVER:
+        normal = lw >= 0 and up[lw] == k and all(d == k for d in done)
+        won = k if normal else k - 1
+        if normal:
+            if len(in_round) > 1 and any(hands):
+                raise _fail("the game ended with two players still in a round with cards to"
+                            " play (ROUND-1 to ROUND-3)")
+        else:
+            # WITHDRAW-5: everyone left withdrew in trick k; the seats after the last of
+            # them, all out of the round already, kept their card.
+            if in_round:
+                raise _fail(f"trick {k} was not finished, yet seat {in_round[0]} is in the round")
+            j = 0
+            while j < n and done[(state.leader + j) % n] == k:
+                j += 1
+            last = (state.leader + j - 1) % n
+            if j == 0 or any(done[(state.leader + i) % n] == k for i in range(j, n)):
+                raise _fail(f"hand sizes {hands} do not fit trick {k} played from its leader")
+            if status[last] is not Status.WITHDRAWN or began[last] != k:
+                raise _fail(f"the abandoned trick {k} does not end with a withdrawal"
+                            " (WITHDRAW-5)")
+            for i in range(j, n):
+                if began[(state.leader + i) % n] >= k:
+                    raise _fail(f"seat {(state.leader + i) % n} kept its card in the abandoned"
+                                f" trick {k} but was in the round (WITHDRAW-5)")
+    else:
+        won = k
+    if won == 0:
+        if lw != -1:
+            raise _fail(f"seat {lw} is the last trick winner, but no trick was won this round")
+    elif lw < 0 or up[lw] != won:
+        raise _fail(f"the winner of trick {won} must have played face up in it, and seat {lw}"
+                    " did not (TRICK-4)")
+    if winners > won:
+        raise _fail(f"{winners} seats hold poison or potion cards won in {won} tricks (TRICK-8)")
+    for seat in range(n):
+        if (state.poison_masks[seat] | state.potion_masks[seat]) and not up[seat]:
+            raise _fail(f"seat {seat} holds poison or potion cards but won no trick (TRICK-8)")
+
+    # ROUND-3: a trick begins with at least two seats in the round; its leader is the first of
+    # them clockwise from the last winner (LEAD-1), or the round's leader (LEAD-2).
+    if sum(b >= k for b in began) < 2:
+        raise _fail(f"trick {k} began with fewer than two seats in the round (ROUND-3)")
+    if k == 1:
+        want = state.round_leader
+    elif won == k - 1:  # the last winner won the trick before this one
+        want = lw
+        while began[want] < k:
+            want = (want + 1) % n
+    else:  # this trick's winner is known, not the last one's: a seat that was in the round
+        want = state.leader if began[state.leader] >= k else -1
+    if state.leader != want:
+        raise _fail(f"trick {k} is led by seat {state.leader}, "
+                    + (f"not seat {want}" if want >= 0 else "which was not in the round")
+                    + " (LEAD-1, LEAD-2)")
+
+    # Gems: nothing reaches a bag before a trick is won (TRICK-7, CHEST-2).
+    if won == 0 and any(state.on_bag):
+        raise _fail("a seat has gems on its bag before any trick was won")
+
+    # Poisons (SHOCK-1, SHOCK-2, POTION-3): a shocked seat's count of some type reached 2,
+    # and its play area has not changed since; potions are applied at once.
+    centre = [0] * len(t.type_masks)
+    for kind, count in enumerate(state.chest_centre):
+        if t.chest_poison[kind] >= 0:
+            centre[t.chest_poison[kind]] += count
+    self_shocks = 0
+    for seat in range(n):
+        uncovered = state.poison_masks[seat] & ~state.covered_masks[seat]
+        if status[seat] is Status.SHOCKED:
+            if not any((uncovered & m).bit_count() + c >= 2
+                       for m, c in zip(t.type_masks, centre, strict=True)):
+                raise _fail(f"seat {seat} is shocked, but no poison count of it reaches 2"
+                            " (SHOCK-1, SHOCK-2)")
+            self_shocks += uncovered != 0
+        stored = state.potion_masks[seat].bit_count() - state.covered_masks[seat].bit_count()
+        if stored and uncovered and not (ph is Phase.COVER and seat == state.actor):
+            raise _fail(f"seat {seat} keeps a potion beside an uncovered poison card (K16)")
+
+    # The chest (CHEST-1, CHEST-4, CHEST-5): each finished challenge revealed one to three
+    # cards, or none when the deck was empty or the winner was shocked by its own trick
+    # (which leaves it shocked with an uncovered poison card).
+    if ph is Phase.PLAY:
         if state.revealed:
             raise _fail("a chest challenge is recorded during a trick")
-        return
-    # COVER, CHEST, CHEST_CHOICE: between tricks, the trick already resolved.
-    if state.trick:
-        raise _fail("a resolved trick still has cards")
-    if not 0 <= state.actor < n or state.status[state.actor] is not Status.IN:
-        raise _fail("the seat deciding after the trick is not in the round")
-    if state.actor != state.last_winner:
-        raise _fail("only the trick's winner covers poisons or reveals chest cards")
-    if ph is Phase.CHEST and (state.revealed >= 3 or not any(state.chest_deck)):
-        raise _fail("no chest card can be revealed now")
-    if ph is Phase.CHEST_CHOICE and not 1 <= state.revealed <= 2:
-        raise _fail("the optional chest reveal is offered only after the first or second card")
-    if ph is Phase.COVER:
-        stored = state.potion_masks[state.actor].bit_count() \
-            - state.covered_masks[state.actor].bit_count()
-        uncovered = state.poison_masks[state.actor] & ~state.covered_masks[state.actor]
-        if not 0 < stored < uncovered.bit_count():
-            raise _fail("a cover choice is asked only with fewer potions than poison cards")
+        if not in_round:
+            raise _fail("nobody is in the round while it goes on")
+        if state.actor != (state.leader + len(trick)) % n:
+            raise _fail(f"seat {state.actor} plays out of turn")
+        finished, current = k - 1, 0
+    elif ph is Phase.OVER:
+        if state.revealed:
+            raise _fail("the game can only end after round 5 with every gem banked")
+        finished, current = won, 0
+    else:
+        if not 0 <= state.actor < n or status[state.actor] is not Status.IN:
+            raise _fail("the seat deciding after the trick is not in the round")
+        if state.actor != lw:
+            raise _fail("only the trick's winner covers poisons or reveals chest cards")
+        if ph is Phase.COVER:
+            if state.revealed:
+                raise _fail("potions are applied before the chest challenge")
+            stored = state.potion_masks[lw].bit_count() - state.covered_masks[lw].bit_count()
+            uncovered = state.poison_masks[lw] & ~state.covered_masks[lw]
+            if not 0 < stored < uncovered.bit_count():
+                raise _fail("a cover choice is asked only with fewer potions than poison cards")
+        elif ph is Phase.CHEST and (state.revealed >= 3 or not any(state.chest_deck)):
+            raise _fail("no chest card can be revealed now")
+        elif ph is Phase.CHEST_CHOICE and (not 1 <= state.revealed <= 2
+                                          or not any(state.chest_deck)):
+            raise _fail("the optional chest reveal is offered only after the first or second"
+                        " card, with cards left")
+        finished, current = k - 1, state.revealed
+    left = sum(state.chest_deck)
+    shown = sum(t.chest_counts) - left
+    if not current <= shown <= 3 * finished + current:
+        raise _fail(f"{shown} chest cards were revealed in {finished} finished challenges and"
+                    f" {current} now: at most 3 per challenge (CHEST-4)")
+    if left and shown < current + finished - self_shocks:
+        raise _fail(f"only {shown} chest cards were revealed after {finished} tricks: each winner"
+                    " still in the round reveals one (CHEST-1)")

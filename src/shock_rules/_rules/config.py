@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from .._errors import ConfigError
+from .._errors import ConfigError, quoted
 from .cards import CARDS, NUM_CARDS, Suit
 from .edition import ChestCard, Edition
 
@@ -43,23 +43,23 @@ class Variant(enum.Enum):
             return cls(text.strip().lower())
         except (ValueError, AttributeError):
             raise ConfigError(
-                f"unknown variant {text!r}: expected 'standard' or 'simplified'"
+                f"unknown variant {quoted(text)}: expected 'standard' or 'simplified'"
             ) from None
 
 
 def _check_players(instance: GameConfig, attribute: object, value: int) -> None:
     if type(value) is not int or not MIN_PLAYERS <= value <= MAX_PLAYERS:
-        raise ConfigError(f"players must be 3, 4 or 5, not {value!r}")
+        raise ConfigError(f"players must be 3, 4 or 5, not {quoted(value)}")
 
 
 def _check_variant(instance: GameConfig, attribute: object, value: Variant) -> None:
     if not isinstance(value, Variant):
-        raise ConfigError(f"variant must be a Variant, not {value!r}")
+        raise ConfigError(f"variant must be a Variant, not {quoted(value)}")
 
 
 def _check_edition(instance: GameConfig, attribute: object, value: Edition) -> None:
     if not isinstance(value, Edition):
-        raise ConfigError(f"edition must be an Edition, not {value!r}")
+        raise ConfigError(f"edition must be an Edition, not {quoted(value)}")
 
 
 def _check_leader(instance: GameConfig, attribute: object, value: int | None) -> None:
@@ -67,7 +67,7 @@ def _check_leader(instance: GameConfig, attribute: object, value: int | None) ->
         return
     if type(value) is not int or not 0 <= value < instance.players:
         raise ConfigError(
-            f"first_leader must be a seat 0-{instance.players - 1} or None, not {value!r}"
+            f"first_leader must be a seat 0-{instance.players - 1} or None, not {quoted(value)}"
         )
 
 

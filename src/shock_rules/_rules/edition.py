@@ -11,6 +11,7 @@ K29-K33 (``editions/default.toml``).
 
 from __future__ import annotations
 
+import contextvars
 import enum
 import functools
 import re
@@ -22,12 +23,12 @@ from typing import Any, Final
 
 import attrs
 
-from .._errors import EditionError, InvalidNotationError
+from .._errors import EditionError, InvalidArgumentError, InvalidNotationError, quoted
 from .cards import Card, parse_card
 
 __all__ = ["ChestCard", "ChestKind", "Edition", "GemKind", "parse_chest_card"]
 
-_NAME_RE: Final = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+_NAME_RE: Final = re.compile(r"[a-z][a-z0-9_-]{0,31}", re.ASCII)
 
 # Which number cards are poisons and potions is a rule, not edition data (K1): an edition says
 # only which poison type each poison 7 carries (K30), three distinct types.
@@ -42,9 +43,26 @@ class ChestKind(enum.Enum):
     POISON = "poison"
 
 
-def _nonneg(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if type(value) is not int or value < 0:
-        raise EditionError(f"{attribute.name} must be an integer >= 0, not {value!r}")
+#: The most gem icons a chest card may show on one side: the notation writes up to three
+#: digits (``G999/999``), so that every edition's records and positions read back.
+MAX_CHEST_ICONS: Final = 999
+#: The most identical chest cards an edition may hold (a position writes ``*<n>`` with up to
+#: three digits).
+MAX_CHEST_COUNT: Final = 999
+#: The most gem icons on a number card, which keeps every bag within the six digits a
+#: position writes for it (45 tricks of five cards and three chest cards at most).
+MAX_CARD_ICONS: Final = 99
+
+
+def _icons(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int or not 0 <= value <= MAX_CHEST_ICONS:
+        raise EditionError(
+            f"{attribute.name} must be an integer 0-{MAX_CHEST_ICONS}, not {quoted(value)}")
+
+
+def _kind(instance: object, attribute: attrs.Attribute[ChestKind], value: ChestKind) -> None:
+    if type(value) is not ChestKind:
+        raise EditionError(f"a chest card's kind must be a ChestKind, not {quoted(value)}")
 
 
 # cache_hash: the engine looks chest cards up by value on every chest reveal.
@@ -61,11 +79,11 @@ class ChestCard:
     """
 
     #: Gem card or poison card.
-    kind: ChestKind
-    #: Gems gained by the revealer (the large icons; 1 on a poison card).
-    large: int = attrs.field(validator=_nonneg)
-    #: Gems gained by every other player still in the round (gem cards only).
-    small: int = attrs.field(default=0, validator=_nonneg)
+    kind: ChestKind = attrs.field(validator=_kind)
+    #: Gems gained by the revealer (the large icons; 1 on a poison card), 0-999.
+    large: int = attrs.field(validator=_icons)
+    #: Gems gained by every other player still in the round (gem cards only), 0-999.
+    small: int = attrs.field(default=0, validator=_icons)
     #: The poison type of a poison card; ``None`` on a gem card.
     poison: str | None = None
 
@@ -73,8 +91,9 @@ class ChestCard:
         if self.kind is ChestKind.GEM and self.poison is not None:
             raise EditionError("a gem chest card has no poison type")
         if self.kind is ChestKind.POISON:
-            if self.poison is None or not _NAME_RE.match(self.poison):
-                raise EditionError(f"invalid poison type {self.poison!r} on a poison chest card")
+            if not isinstance(self.poison, str) or not _NAME_RE.fullmatch(self.poison):
+                raise EditionError(
+                    f"invalid poison type {quoted(self.poison)} on a poison chest card")
             if self.small:
                 raise EditionError("a poison chest card has no small gem icons")
 
@@ -101,17 +120,25 @@ class ChestCard:
         return (0 if self.kind is ChestKind.GEM else 1, self.large, self.small, self.poison or "")
 
 
-_CHEST_RE: Final = re.compile(r"^(?:G(\d{1,3})/(\d{1,3})|P(\d{0,3}):([a-z][a-z0-9_-]{0,31}))$")
+# Numbers without leading zeros, in ASCII digits (re.ASCII: \d would match other scripts).
+_NUM: Final = r"(0|[1-9][0-9]{0,2})"
+_CHEST_RE: Final = re.compile(
+    rf"(?:G{_NUM}/{_NUM}|P{_NUM}?:([a-z][a-z0-9_-]{{0,31}}))", re.ASCII)
 
 
 def parse_chest_card(text: str) -> ChestCard:
-    """Return the chest card written ``G<large>/<small>`` or ``P[<large>]:<type>``."""
+    """Return the chest card written ``G<large>/<small>`` or ``P[<large>]:<type>``.
+
+    The notation is ASCII and case-sensitive (``G``, ``P``, a lowercase poison type), numbers
+    0-999 without leading zeros; spaces around it are ignored.
+    """
     if not isinstance(text, str):
-        raise InvalidNotationError(f"invalid chest card {text!r}: expected text such as 'G2/1'")
-    m = _CHEST_RE.match(text.strip())
+        raise InvalidNotationError(
+            f"invalid chest card {quoted(text)}: expected text such as 'G2/1'")
+    m = _CHEST_RE.fullmatch(text.strip()) if text.isascii() else None
     if m is None:
         raise InvalidNotationError(
-            f"invalid chest card {text!r}: expected G<large>/<small> (e.g. G2/1) "
+            f"invalid chest card {quoted(text)}: expected G<large>/<small> (e.g. G2/1) "
             "or P:<poison type> (e.g. P:bee)"
         )
     if m.group(4) is not None:
@@ -132,18 +159,20 @@ def _err(source: str, message: str) -> EditionError:
     return EditionError(f"edition {source}: {message}")
 
 
-def _expect_int(source: str, where: str, value: object, minimum: int) -> int:
-    if type(value) is not int or value < minimum:
-        raise _err(source, f"{where} must be an integer >= {minimum}, not {value!r}")
+def _expect_int(source: str, where: str, value: object, minimum: int,
+                maximum: int | None = None) -> int:
+    if type(value) is not int or value < minimum or (maximum is not None and value > maximum):
+        bounds = f">= {minimum}" if maximum is None else f"{minimum}-{maximum}"
+        raise _err(source, f"{where} must be an integer {bounds}, not {quoted(value)}")
     return value
 
 
 def _expect_keys(source: str, where: str, table: object, allowed: set[str]) -> Mapping[str, Any]:
     if not isinstance(table, Mapping):
         raise _err(source, f"{where} must be a table")
-    unknown = sorted(set(table) - allowed)
+    unknown = [key for key in table if key not in allowed]
     if unknown:
-        raise _err(source, f"{where}: unknown key {unknown[0]!r}")
+        raise _err(source, f"{where}: unknown key {quoted(unknown[0])}")
     return table
 
 
@@ -153,7 +182,17 @@ def _card(source: str, where: str, text: object) -> Card:
             raise InvalidNotationError(text)
         return parse_card(text)
     except InvalidNotationError:
-        raise _err(source, f"{where}: {text!r} is not a number card (like '7H')") from None
+        raise _err(source, f"{where}: {quoted(text)} is not a number card (like '7H')") from None
+
+
+def _card_arg(card: Card) -> Card:
+    if type(card) is not Card:
+        raise InvalidArgumentError(f"expected a Card, not {quoted(card)}")
+    return card
+
+
+# Set while from_dict() builds an edition it has checked (see Edition.__attrs_post_init__).
+_CHECKED: Final[contextvars.ContextVar[bool]] = contextvars.ContextVar("_CHECKED", default=False)
 
 
 @attrs.frozen(cache_hash=True)
@@ -184,6 +223,24 @@ class Edition:
     #: The distinct chest cards and how many of each the chest deck holds.
     chest: tuple[tuple[ChestCard, int], ...]
 
+    def __attrs_post_init__(self) -> None:
+        # An edition made from its fields is checked as from_dict() checks a file: the fields
+        # must be what from_dict() makes of self.to_dict() (cards sorted, each chest card once).
+        if _CHECKED.get():
+            return
+        name = self.name
+        try:
+            checked = Edition.from_dict(self.to_dict(), source=repr(name)[:82])
+        except EditionError:
+            raise
+        except Exception as exc:
+            raise EditionError(f"edition {quoted(name)}: malformed fields ({exc!r:.120})") \
+                from None
+        if checked != self:
+            raise EditionError(f"edition {quoted(name)}: its fields are not in the form"
+                               " Edition.from_dict() gives them (cards sorted, each chest card"
+                               " once)")
+
     @property
     def supply_total(self) -> int:
         """The total value of the gem supply at the start of the game (K29: 280)."""
@@ -196,15 +253,15 @@ class Edition:
 
     def icons(self, card: Card) -> int:
         """Return the number of gem icons printed on a number card."""
-        return dict(self.gem_icons).get(card, 0)
+        return dict(self.gem_icons).get(_card_arg(card), 0)
 
     def poison_type(self, card: Card) -> str | None:
         """Return the poison type of a poison number card, or ``None``."""
-        return dict(self.poisons).get(card)
+        return dict(self.poisons).get(_card_arg(card))
 
     def is_potion(self, card: Card) -> bool:
         """Return whether a number card is a potion."""
-        return card in self.potions
+        return _card_arg(card) in self.potions
 
     def split_gems(self, value: int) -> dict[str, int]:
         """Return how to pay ``value`` with the fewest gems (rulebook Withdrawal, Note 1).
@@ -213,12 +270,14 @@ class Edition:
         {'gold': 2, 'red': 1, 'clear': 2}
         """
         if type(value) is not int or value < 0:
-            raise ValueError(f"cannot split {value!r} into gems: expected an integer >= 0")
+            raise InvalidArgumentError(
+                f"cannot split {quoted(value)} into gems: expected an integer >= 0")
         out: dict[str, int] = {}
         for g in sorted(self.gems, key=lambda g: -g.value):
             out[g.name], value = divmod(value, g.value)
         if value:
-            raise ValueError(f"cannot split into gems of values {[g.value for g in self.gems]}")
+            raise InvalidArgumentError(
+                f"cannot split into gems of values {[g.value for g in self.gems]}")
         return out
 
     # -- loading -----------------------------------------------------------------------------
@@ -231,16 +290,26 @@ class Edition:
     @classmethod
     def load(cls, path: str | Path) -> Edition:
         """Return the edition read from a TOML file; raise :class:`EditionError` if invalid."""
+        if not isinstance(path, str | Path):
+            raise EditionError(f"edition {quoted(path)}: expected a file path")
         p = Path(path)
+        where = repr(str(p))[:82]
         try:
             text = p.read_text(encoding="utf-8")
         except OSError as exc:
-            raise EditionError(f"edition {str(p)!r}: cannot read: {exc.strerror}") from None
-        return cls.from_toml(text, source=repr(str(p)))
+            raise EditionError(f"edition {where}: cannot read: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise EditionError(f"edition {where}: not UTF-8 text ({exc.reason} at byte"
+                               f" {exc.start})") from None
+        except ValueError as exc:  # a path holding a NUL character
+            raise EditionError(f"edition {where}: cannot read: {exc}") from None
+        return cls.from_toml(text, source=where)
 
     @classmethod
     def from_toml(cls, text: str, *, source: str = "<text>") -> Edition:
         """Return the edition written in TOML; raise :class:`EditionError` if invalid."""
+        if not isinstance(text, str):
+            raise _err(source, f"expected TOML text, not {type(text).__name__}")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -277,7 +346,7 @@ class Edition:
             if not isinstance(gname, str) or not gname:
                 raise _err(source, f"gems[{i}] name must be a non-empty string")
             if any(k.name == gname for k in gems):
-                raise _err(source, f"gems[{i}]: gem colour {gname!r} is listed twice")
+                raise _err(source, f"gems[{i}]: gem colour {quoted(gname)} is listed twice")
             gems.append(
                 GemKind(
                     gname,
@@ -296,9 +365,10 @@ class Edition:
         if not isinstance(types_raw, list) or not types_raw:
             raise _err(source, "[number_cards] poison_types must list at least one poison type")
         for t in types_raw:
-            if not isinstance(t, str) or not _NAME_RE.match(t):
+            if not isinstance(t, str) or not _NAME_RE.fullmatch(t):
                 raise _err(
-                    source, f"poison type {t!r} must be a lowercase name (letters, digits, - or _)"
+                    source,
+                    f"poison type {quoted(t)} must be a lowercase name (letters, digits, - or _)"
                 )
         if len(set(types_raw)) != len(types_raw):
             raise _err(source, "[number_cards] poison_types lists a type twice")
@@ -316,7 +386,7 @@ class Edition:
         for k, v in poisons_raw.items():
             card = _card(source, "[number_cards.poisons]", k)
             if v not in poison_types:
-                raise _err(source, f"[number_cards.poisons] {k}: unknown poison type {v!r}")
+                raise _err(source, f"[number_cards.poisons] {k}: unknown poison type {quoted(v)}")
             if card in poisons:
                 raise _err(source, f"[number_cards.poisons] lists {card} twice")
             if card not in POISON_SEVENS:
@@ -326,7 +396,7 @@ class Edition:
                 )
             if v in poisons.values():
                 raise _err(
-                    source, f"[number_cards.poisons] {k}: poison type {v!r} is on two 7s; "
+                    source, f"[number_cards.poisons] {k}: poison type {quoted(v)} is on two 7s; "
                     "each poison 7 carries a different type (K30)"
                 )
             poisons[card] = v
@@ -357,7 +427,7 @@ class Edition:
             card = _card(source, "[number_cards.gem_icons]", k)
             if card in icons:
                 raise _err(source, f"[number_cards.gem_icons] lists {card} twice")
-            n = _expect_int(source, f"[number_cards.gem_icons] {k}", v, 0)
+            n = _expect_int(source, f"[number_cards.gem_icons] {k}", v, 0, MAX_CARD_ICONS)
             if n:
                 icons[card] = n
 
@@ -370,42 +440,50 @@ class Edition:
                 source, f"chest[{i}]", c, {"kind", "large", "small", "poison", "count"}
             )
             kind = c.get("kind")
-            count = _expect_int(source, f"chest[{i}] count", c.get("count"), 1)
+            count = _expect_int(source, f"chest[{i}] count", c.get("count"), 1, MAX_CHEST_COUNT)
             if kind == "gem":
                 if "poison" in c:
                     raise _err(source, f"chest[{i}]: a gem card has no poison type")
                 ccard = ChestCard(
                     ChestKind.GEM,
-                    _expect_int(source, f"chest[{i}] large", c.get("large"), 0),
-                    _expect_int(source, f"chest[{i}] small", c.get("small", 0), 0),
+                    _expect_int(source, f"chest[{i}] large", c.get("large"), 0, MAX_CHEST_ICONS),
+                    _expect_int(source, f"chest[{i}] small", c.get("small", 0), 0,
+                                MAX_CHEST_ICONS),
                 )
             elif kind == "poison":
                 if "small" in c:
                     raise _err(source, f"chest[{i}]: a poison card has no small gem icons")
                 ptype = c.get("poison")
                 if ptype not in poison_types:
-                    raise _err(source, f"chest[{i}]: unknown poison type {ptype!r}")
+                    raise _err(source, f"chest[{i}]: unknown poison type {quoted(ptype)}")
                 ccard = ChestCard(
                     ChestKind.POISON,
-                    _expect_int(source, f"chest[{i}] large", c.get("large", 1), 0),
+                    _expect_int(source, f"chest[{i}] large", c.get("large", 1), 0,
+                                MAX_CHEST_ICONS),
                     0,
                     ptype,
                 )
             else:
-                raise _err(source, f"chest[{i}] kind must be 'gem' or 'poison', not {kind!r}")
+                raise _err(source, f"chest[{i}] kind must be 'gem' or 'poison', not {quoted(kind)}")
             chest[ccard] = chest.get(ccard, 0) + count
+            if chest[ccard] > MAX_CHEST_COUNT:
+                raise _err(source, f"chest[{i}]: more than {MAX_CHEST_COUNT} {ccard} cards")
 
-        return cls(
-            name=name,
-            provisional=provisional,
-            description=description,
-            gems=tuple(gems),
-            poison_types=poison_types,
-            poisons=tuple(sorted(poisons.items())),
-            potions=tuple(sorted(potions)),
-            gem_icons=tuple(sorted(icons.items())),
-            chest=tuple(sorted(chest.items(), key=lambda kv: kv[0].sort_key())),
-        )
+        token = _CHECKED.set(True)  # checked above: no need for __attrs_post_init__'s check
+        try:
+            return cls(
+                name=name,
+                provisional=provisional,
+                description=description,
+                gems=tuple(gems),
+                poison_types=poison_types,
+                poisons=tuple(sorted(poisons.items())),
+                potions=tuple(sorted(potions)),
+                gem_icons=tuple(sorted(icons.items())),
+                chest=tuple(sorted(chest.items(), key=lambda kv: kv[0].sort_key())),
+            )
+        finally:
+            _CHECKED.reset(token)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the mapping that :meth:`from_dict` reads (the TOML file's shape)."""

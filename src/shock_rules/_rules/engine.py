@@ -12,7 +12,14 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Final, TypeVar
 
-from .._errors import ConfigError, IllegalActionError
+from .._errors import (
+    ConfigError,
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidStateError,
+    ShockError,
+    quoted,
+)
 from .actions import (
     COVER,
     DEAL,
@@ -145,6 +152,26 @@ _DEAL_PAIRS: Final = _uniform_pairs(DEAL)
 _TRUMP_PAIRS: Final = _uniform_pairs(TRUMP)
 
 
+# -- bad arguments ------------------------------------------------------------------------------
+
+
+def _bad_state(state: object, exc: BaseException | None = None) -> InvalidStateError:
+    """Return the error for a ``state`` argument that is not a valid state.
+
+    The public functions below do not test their argument's type on the hot path: they catch
+    what a wrong argument makes them raise (zero-cost ``try`` since Python 3.11) and call this.
+    """
+    if type(state) is not State:
+        return InvalidStateError(f"invalid state: expected a State, not {type(state).__name__}")
+    return InvalidStateError(f"invalid state: the state is corrupt ({exc!r:.200})")
+
+
+def _check_rng(rng: object) -> None:
+    if not isinstance(rng, random.Random):
+        raise InvalidArgumentError(
+            f"invalid rng: expected a random.Random, not {type(rng).__name__}")
+
+
 # -- the game -----------------------------------------------------------------------------------
 
 
@@ -178,26 +205,37 @@ def new_game(config: GameConfig | None = None) -> State:
 def current_player(state: State) -> int | ChanceMarker | None:
     """Return the seat that must decide, :data:`CHANCE` at a chance decision, or ``None``
     when the game is over."""
-    phase = state.phase
-    if _IS_CHANCE[phase]:
-        return CHANCE
-    if phase is _OVER_P:
-        return None
-    return state.actor
+    try:
+        phase = state.phase
+        if _IS_CHANCE[phase]:
+            return CHANCE
+        if phase is _OVER_P:
+            return None
+        return state.actor
+    except Exception as exc:
+        raise _bad_state(state, exc) from None
 
 
 def is_chance(state: State) -> bool:
     """Return whether the next action is a chance outcome (K6)."""
-    return _IS_CHANCE[state.phase]
+    try:
+        return _IS_CHANCE[state.phase]
+    except Exception as exc:
+        raise _bad_state(state, exc) from None
 
 
 def is_terminal(state: State) -> bool:
     """Return whether the game is over (after round 5, K28)."""
-    return state.phase is _OVER_P
+    try:
+        return state.phase is _OVER_P
+    except AttributeError as exc:
+        raise _bad_state(state, exc) from None
 
 
 def scores(state: State) -> tuple[int, ...]:
     """Return each seat's score: the value of the gems in its bag (K28)."""
+    if type(state) is not State:
+        raise _bad_state(state)
     return state.in_bag
 
 
@@ -206,6 +244,8 @@ def winners(state: State) -> frozenset[int]:
 
     At the end of the game these are the winners; before it, the current leaders.
     """
+    if type(state) is not State:
+        raise _bad_state(state)
     best = max(state.in_bag)
     return frozenset(i for i, v in enumerate(state.in_bag) if v == best)
 
@@ -213,38 +253,41 @@ def winners(state: State) -> frozenset[int]:
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Return the legal actions, in a deterministic order; at a chance decision, its outcomes;
     at the end of the game, nothing."""
-    phase = state.phase
-    if phase is _PLAY_P:
-        seat = state.actor
-        hand = state.hand_masks[seat]
-        if state.status[seat] is _IN:
-            plays = hand
-            for p in state.trick:  # lead_suit_of() without a call: the lead suit (K8)
-                if p.face_up:
-                    follow = hand & _SUIT_MASKS[p.card.suit]
-                    if follow:
-                        plays = follow  # K9: must follow suit
-                    break
-            return _PLAYS(plays) + _WITHDRAWALS(hand)
-        return _DOWNS(hand)
-    if phase is _DEAL_P:
-        return _DEALS(state.pool_mask)
-    if phase is _CHEST_P:
-        return tuple(
-            Action.chest(c)
-            for c, n in zip(state.tables.chest_cards, state.chest_deck, strict=True)
-            if n
-        )
-    if phase is _CHOICE_P:
-        return (REVEAL, STOP)
-    if phase is _COVER_P:
-        seat = state.actor
-        return _COVERS(state.poison_masks[seat] & ~state.covered_masks[seat])
-    if phase is _TRUMP_P:
-        return _TRUMPS(state.pool_mask)
-    if phase is _LEADER_P:
-        return LEADER[: state.config.players]
-    return ()
+    try:
+        phase = state.phase
+        if phase is _PLAY_P:
+            seat = state.actor
+            hand = state.hand_masks[seat]
+            if state.status[seat] is _IN:
+                plays = hand
+                for p in state.trick:  # lead_suit_of() without a call: the lead suit (K8)
+                    if p.face_up:
+                        follow = hand & _SUIT_MASKS[p.card.suit]
+                        if follow:
+                            plays = follow  # K9: must follow suit
+                        break
+                return _PLAYS(plays) + _WITHDRAWALS(hand)
+            return _DOWNS(hand)
+        if phase is _DEAL_P:
+            return _DEALS(state.pool_mask)
+        if phase is _CHEST_P:
+            return tuple(
+                Action.chest(c)
+                for c, n in zip(state.tables.chest_cards, state.chest_deck, strict=True)
+                if n
+            )
+        if phase is _CHOICE_P:
+            return (REVEAL, STOP)
+        if phase is _COVER_P:
+            seat = state.actor
+            return _COVERS(state.poison_masks[seat] & ~state.covered_masks[seat])
+        if phase is _TRUMP_P:
+            return _TRUMPS(state.pool_mask)
+        if phase is _LEADER_P:
+            return LEADER[: state.config.players]
+        return ()
+    except Exception as exc:
+        raise _bad_state(state, exc) from None
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
@@ -254,19 +297,22 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     Dealing and the trump card are uniform over the undealt number cards; chest cards are
     weighted by how many identical cards remain; the first leader is uniform over the seats.
     """
-    phase = state.phase
-    if phase is _DEAL_P:
-        pool = state.pool_mask
-        return pick(_DEAL_PAIRS[pool.bit_count()], pool)
-    if phase is _TRUMP_P:
-        pool = state.pool_mask
-        return pick(_TRUMP_PAIRS[pool.bit_count()], pool)
-    if phase is _CHEST_P:
-        return _chest_outcomes(state.tables, state.chest_deck)
-    if phase is Phase.LEADER:
-        n = state.config.players
-        return tuple((a, _fraction(1, n)) for a in LEADER[:n])
-    return ()
+    try:
+        phase = state.phase
+        if phase is _DEAL_P:
+            pool = state.pool_mask
+            return pick(_DEAL_PAIRS[pool.bit_count()], pool)
+        if phase is _TRUMP_P:
+            pool = state.pool_mask
+            return pick(_TRUMP_PAIRS[pool.bit_count()], pool)
+        if phase is _CHEST_P:
+            return _chest_outcomes(state.tables, state.chest_deck)
+        if phase is Phase.LEADER:
+            n = state.config.players
+            return tuple((a, _fraction(1, n)) for a in LEADER[:n])
+        return ()
+    except Exception as exc:
+        raise _bad_state(state, exc) from None
 
 
 def _chest_outcomes(
@@ -339,21 +385,31 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
     shock_rules.IllegalActionError: 'play 7H' is illegal: chance deals a card (...)
     """
     if type(action) is not Action:
-        raise IllegalActionError(f"{action!r} is not an Action (parse text with parse_action)")
-    phase = state.phase
-    if seat is not None:
-        turn = current_player(state)
-        if turn is not seat and turn != seat:
-            who = "chance" if turn is CHANCE else "nobody (the game is over)" if turn is None \
-                else f"seat {turn}"
-            raise _illegal(action, seat, f"cannot act now: {who} must act")
-    if action.kind not in _PHASE_KINDS[phase]:
-        raise _illegal(action, None, _expected(state))
-    after = _STEPS[phase](state, action)
-    # Every step function returns a fresh state whose dict it owns (a copy of the previous
-    # state's), so the step count is set once, here, whichever path built it.
-    after.__dict__["step"] = state.__dict__["step"] + 1
-    return after
+        raise IllegalActionError(
+            f"{quoted(action)} is not an Action (parse text with parse_action)")
+    try:
+        phase = state.phase
+        if seat is not None:
+            given: object = seat  # any value may come in, whatever the annotation says
+            if type(given) is not int and given is not CHANCE:
+                raise InvalidArgumentError(f"invalid seat {quoted(seat)}: expected a seat number")
+            turn = current_player(state)
+            if turn is not seat and turn != seat:
+                who = "chance" if turn is CHANCE else "nobody (the game is over)" \
+                    if turn is None else f"seat {turn}"
+                raise _illegal(action, seat if type(seat) is int else None,
+                               f"cannot act now: {who} must act")
+        if action.kind not in _PHASE_KINDS[phase]:
+            raise _illegal(action, None, _expected(state))
+        after = _STEPS[phase](state, action)
+        # Every step function returns a fresh state whose dict it owns (a copy of the previous
+        # state's), so the step count is set once, here, whichever path built it.
+        after.__dict__["step"] = state.__dict__["step"] + 1
+        return after
+    except ShockError:
+        raise
+    except Exception as exc:
+        raise _bad_state(state, exc) from None
 
 
 def _play(state: State, action: Action) -> State:
@@ -540,6 +596,9 @@ assert len(_STEPS) == len(Phase)
 def sample_chance(state: State, rng: random.Random) -> Action:
     """Return one outcome of the chance decision, drawn with the caller's generator according
     to :func:`chance_outcomes`."""
+    _check_rng(rng)
+    if type(state) is not State:
+        raise _bad_state(state)
     phase = state.phase
     if phase is Phase.DEAL:
         return rng.choice(_DEALS(state.pool_mask))
@@ -557,6 +616,9 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 def resolve_chance(state: State, rng: random.Random) -> State:
     """Return the state after sampling chance decisions with ``rng`` until a player must
     decide or the game is over."""
+    _check_rng(rng)
+    if type(state) is not State:
+        raise _bad_state(state)
     while _IS_CHANCE[state.phase]:
         state = apply(state, sample_chance(state, rng))
     return state
@@ -573,6 +635,10 @@ def random_playout(
     """
     if rng is None:
         rng = random.Random()
+    _check_rng(rng)
+    if actions is not None and not isinstance(actions, list):
+        raise InvalidArgumentError(
+            f"invalid actions: expected a list to append to, not {type(actions).__name__}")
     state = new_game(config)
     while state.phase is not Phase.OVER:
         if _IS_CHANCE[state.phase]:

@@ -14,6 +14,7 @@ from typing import Final, Protocol
 
 import attrs
 
+from .._errors import InvalidStateError
 from .cards import CARDS, Card, Suit, cards_of
 from .config import GameConfig, Tables
 from .edition import ChestCard
@@ -363,6 +364,13 @@ _new = object.__new__
 _set_dict: Final = next(
     k.__dict__["__dict__"] for k in State.__mro__ if "__dict__" in k.__dict__
 ).__set__
+
+
+def expect_state(value: object) -> None:
+    """Raise :class:`~shock_rules.InvalidStateError` unless ``value`` is a :class:`State`
+    (an argument check of the public functions off the hot path)."""
+    if type(value) is not State:
+        raise InvalidStateError(f"invalid state: expected a State, not {type(value).__name__}")
 
 
 def from_fields(fields: dict[str, object]) -> State:

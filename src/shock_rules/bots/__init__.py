@@ -12,9 +12,11 @@ All of these are also importable from :mod:`shock_rules` itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Final
 
+from .._errors import InvalidArgumentError, quoted
 from .._public import publish
 from .base import Bot, RandomBot, play_game
 from .heuristic import HeuristicBot
@@ -34,17 +36,22 @@ BOTS: Final[dict[str, Callable[[], Bot]]] = {
 def make_bot(name: str) -> Bot:
     """Return a new bot of the registered ``name`` (see :data:`BOTS`).
 
-    Raise :class:`ValueError` naming the known bots for an unknown name.
+    Raise :class:`~shock_rules.InvalidArgumentError` (a ``ValueError``) naming the known bots
+    for an unknown name.
     An MCTS bot's iteration budget may follow a colon: ``"mcts:50"``.
     """
+    if not isinstance(name, str):
+        raise InvalidArgumentError(f"invalid bot {quoted(name)}: expected a name such as 'random'")
     base, _, budget = name.strip().lower().partition(":")
     factory = BOTS.get(base)
     if factory is None:
-        raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}")
+        raise InvalidArgumentError(
+            f"unknown bot {quoted(name)}: expected one of {', '.join(BOTS)}")
     if not budget:
         return factory()
-    if base != "mcts" or not budget.isdigit() or int(budget) < 1:
-        raise ValueError(f"invalid bot {name!r}: only mcts takes a budget, as in 'mcts:50'")
+    if base != "mcts" or not re.fullmatch(r"[1-9][0-9]{0,8}", budget):
+        raise InvalidArgumentError(
+            f"invalid bot {quoted(name)}: only mcts takes a budget, as in 'mcts:50'")
     return MCTSBot(iterations=int(budget))
 
 

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
+from .._errors import ConfigError, InvalidArgumentError, quoted
 from .._info.view import PlayerView, view
 from .._rules.actions import Action, ActionKind
 from .._rules.config import GameConfig
@@ -75,8 +76,21 @@ def play_game(
     view only, and chance is sampled with ``rng`` (K6). The actions taken, chance outcomes
     included, are appended to ``actions`` when it is given (for a game record), and
     ``on_step`` is called with every new state (to count its events, say)."""
+    if not isinstance(config, GameConfig):
+        raise ConfigError(f"play_game() needs a GameConfig, not {type(config).__name__}")
+    if not isinstance(bots, Sequence) or isinstance(bots, str) \
+            or not all(isinstance(b, Bot) for b in bots):
+        raise InvalidArgumentError(f"play_game() needs a list of bots, not {quoted(bots)}")
     if len(bots) != config.players:
-        raise ValueError(f"play_game() needs {config.players} bots, got {len(bots)}")
+        raise InvalidArgumentError(
+            f"play_game() needs {config.players} bots, got {len(bots)}")
+    if not isinstance(rng, random.Random):
+        raise InvalidArgumentError(f"play_game() needs a random.Random, not {quoted(rng)}")
+    if actions is not None and not isinstance(actions, list):
+        raise InvalidArgumentError(f"play_game() appends to a list, not {quoted(actions)}")
+    if on_step is not None and not callable(on_step):
+        raise InvalidArgumentError(f"play_game() calls on_step, which is not callable: "
+                                   f"{quoted(on_step)}")
     state = new_game(config)
     while state.phase is not Phase.OVER:
         if state.phase in CHANCE_PHASES:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Final, NoReturn, TextIO
 
 from .. import __version__
-from .._errors import ShockError
+from .._errors import QUOTE_LIMIT, ShockError, quoted
 from .._rules.config import Variant
 from ..bots import BOTS, make_bot
 
@@ -47,8 +47,6 @@ __all__ = [
 
 #: The program's name, the first word of every error line.
 PROG: Final = "shock-rules"
-#: At most this many characters of a user's input are quoted in an error.
-QUOTE_LIMIT: Final = 80
 #: A file name in an error is shown whole up to this many characters.
 PATH_LIMIT: Final = 200
 #: No message of the package or of argparse is shown longer than this in an error.
@@ -75,11 +73,7 @@ def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     """Return ``text`` quoted as :func:`repr` quotes it, with at most ``limit`` characters
     between the quotes (the rest replaced by an ellipsis)."""
-    shown = repr(text[:limit + 1])  # escapes can only lengthen what is shown
-    inner = shown[1:-1]
-    if len(inner) <= limit and len(text) <= limit:
-        return shown
-    return shown[0] + inner[:limit - 1] + _ELLIPSIS + shown[-1]
+    return quoted(text, limit)
 
 
 def _closing(text: str, start: int) -> int:
