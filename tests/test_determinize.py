@@ -191,3 +191,30 @@ def test_an_inconsistent_view_is_rejected() -> None:
     seats[2] = attrs.evolve(seats[2], void_suits=tuple(Suit))
     with pytest.raises(ValueError, match="inconsistent"):
         determinize(attrs.evolve(v, seats=tuple(seats)), random.Random(0))
+
+
+def test_the_feasibility_check_is_halls_condition() -> None:
+    # _feasible groups the seats that accept the same suits; it must say exactly what Hall's
+    # condition says suit set by suit set, ungrouped.
+    from itertools import combinations
+
+    from shock_rules._info.determinize import _feasible
+
+    def plain(left: list[int], cap: list[int], allowed: list[int]) -> bool:
+        for k in range(1, 5):
+            for combo in combinations(range(4), k):
+                sset = sum(1 << s for s in combo)
+                need = sum(left[s] for s in combo)
+                if need > sum(c for c, a in zip(cap, allowed, strict=True) if a & sset):
+                    return False
+        return True
+
+    rng = random.Random(3)
+    for _ in range(5000):
+        groups = rng.randint(1, 6)
+        cap = [rng.randint(0, 4) for _ in range(groups)]
+        allowed = [rng.randint(1, 15) for _ in range(groups)]
+        total = sum(cap)
+        cuts = sorted(rng.randint(0, total) for _ in range(3))
+        left = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], total - cuts[2]]
+        assert _feasible(left, cap, allowed) == plain(left, cap, allowed)

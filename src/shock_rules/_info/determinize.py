@@ -42,16 +42,33 @@ _SUIT_SETS = tuple(
 )
 
 
+# Each suit set with the suits in it.
+_SETS_SUITS = tuple((sset, tuple(s for s in range(4) if sset >> s & 1)) for sset in _SUIT_SETS)
+
+
 def _feasible(left: list[int], cap: list[int], allowed: list[int]) -> bool:
     """Return whether the cards left (counted per suit) can fill the groups exactly.
 
     Supplies and demands balance, so by Hall's theorem for transportation problems this holds
     iff every set of suits fits in the groups that accept one of its suits.
     """
-    for sset in _SUIT_SETS:
-        need = sum(left[s] for s in range(4) if sset >> s & 1)
-        if need and need > sum(c for c, a in zip(cap, allowed, strict=True) if a & sset):
-            return False
+    # Groups that accept the same suits count as one (usually two or three remain).
+    by_mask: dict[int, int] = {}
+    for c, a in zip(cap, allowed, strict=True):
+        if c:
+            by_mask[a] = by_mask.get(a, 0) + c
+    groups = tuple(by_mask.items())
+    for sset, suits in _SETS_SUITS:
+        need = 0
+        for s in suits:
+            need += left[s]
+        if need:
+            have = 0
+            for a, c in groups:
+                if a & sset:
+                    have += c
+            if need > have:
+                return False
     return True
 
 
