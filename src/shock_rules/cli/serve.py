@@ -49,6 +49,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="pause before each bot action (default 0.6; 0 for none)")
     p.add_argument("--max-tables", type=positive_arg("--max-tables"), default=1000,
                    help="unfinished tables at most (default 1000)")
+    p.add_argument("--rate-limit", type=positive_arg("--rate-limit"), default=20,
+                   metavar="N", help="messages a second per connection at most (default 20)")
     p.set_defaults(run=_run, parser=p)
 
 
@@ -63,7 +65,8 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         serve(args.host, args.port, args.db, bot_delay=args.bot_delay,
-              limits=Limits(max_tables=args.max_tables))
+              limits=Limits(max_tables=args.max_tables,
+                            messages_per_second=args.rate_limit))
     except KeyboardInterrupt:
         return 130
     return 0

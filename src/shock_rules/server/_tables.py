@@ -95,6 +95,9 @@ class Connection:
     queue: asyncio.Queue[str | None] = attrs.field(factory=asyncio.Queue)
     #: Set when the connection must be closed (it stopped reading its frames).
     overflow: bool = False
+    #: Whether the connection may answer its latest view whatever its message rate: a client
+    #: that plays as fast as the bots is never too fast.
+    answer: bool = False
 
     def send(self, frame: str) -> None:
         """Queue a frame (the connection's writer sends it)."""
@@ -279,6 +282,7 @@ class LiveTable:
             doc = views[conn.seat] = self.table.view_document(conn.seat)
         events = self.table.events_document(conn.seat, conn.seen)["events"]
         conn.seen = step
+        conn.answer = True
         conn.send(json.dumps({"type": "view", "seat": conn.seat, "view": doc, "events": events},
                              separators=(",", ":")))
 
