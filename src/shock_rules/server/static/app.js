@@ -188,6 +188,8 @@
     events: [],          // every event seen, ordered by step
     eventKeys: new Set(),
     withdrawMode: false,
+    connected: false,
+    trickShown: new Set(), // the trick's cards already drawn (only new ones animate)
     pending: false,
     retries: 0,
     stopped: false,
@@ -240,6 +242,11 @@
 
   // ---- Rendering.
 
+  /** Whether the viewer can act now: its turn, connected, and no action on its way. */
+  function canAct(view) {
+    return view.your_turn && !client.pending && client.connected;
+  }
+
   function render() {
     const view = client.view;
     if (!view) return;
@@ -247,7 +254,7 @@
     root.dataset.step = String(view.step);
     root.dataset.phase = view.phase;
     root.dataset.seat = view.seat === null ? "" : String(view.seat);
-    root.dataset.yourTurn = String(view.your_turn && !client.pending);
+    root.dataset.yourTurn = String(canAct(view));
     renderStatus(view);
     renderBoard(view);
     renderHand(view);
@@ -270,6 +277,9 @@
       turn.textContent = `Game over \u2014 winner${winners.length > 1 ? "s" : ""}: ` +
         winners.map(seatName).join(" and ") + ` (scores ${scores.join(", ")})`;
       turn.classList.add("over");
+    } else if (!client.connected) {
+      turn.textContent = "Connection lost: reconnecting\u2026";
+      turn.classList.add("lost");
     } else if (view.your_turn) {
       turn.textContent = client.pending ? "Sent\u2026" : turnHint(view);
       turn.classList.add("mine");
@@ -301,16 +311,21 @@
 
     const trick = $("trick");
     trick.replaceChildren();
-    if (!view.trick.length) trick.append(el("span", "none", "no card played yet"));
+    const shown = new Set();
     for (const played of view.trick) {
       const slot = el("div", "played");
       slot.dataset.seat = String(played.seat);
+      const key = `${view.round}.${view.trick_number}.${played.seat}`;
+      shown.add(key);
+      if (!client.trickShown.has(key)) slot.classList.add("land");
       const card = cardElement(played.card);
       if (!played.face_up) card.classList.add("face-down");
       slot.append(card, el("span", "who", seatName(played.seat)));
       if (played.gems) slot.append(el("span", "gems", `\u25c6${played.gems}`));
       trick.append(slot);
     }
+    client.trickShown = shown;
+    renderLastTrick(view);
 
     const centre = $("chest-centre");
     centre.replaceChildren();
@@ -338,6 +353,51 @@
     }
   }
 
+  /** Return the last finished trick of this round from the log: its end event and the cards
+   * played in it (others' face-down cards stay hidden), or null. */
+  function lastTrick() {
+    const ev = client.events;
+    let end = -1;
+    for (let i = ev.length - 1; i >= 0 && end < 0; i--) {
+      const kind = ev[i].event;
+      if (kind === "TrickWon" || kind === "TrickAbandoned") end = i;
+      else if (["CardPlayed", "HiddenCardPlayed", "RoundStarted", "TrumpRevealed"].includes(kind)) return null;
+    }
+    if (end < 0) return null;
+    const cards = [];
+    for (let i = end - 1; i >= 0; i--) {
+      const kind = ev[i].event;
+      if (kind === "CardPlayed" || kind === "HiddenCardPlayed") cards.unshift(ev[i]);
+      else if (["TrickWon", "TrickAbandoned", "RoundStarted", "TrumpRevealed"].includes(kind)) break;
+    }
+    return { end: ev[end], cards };
+  }
+
+  function renderLastTrick(view) {
+    const box = $("last-trick");
+    box.replaceChildren();
+    const last = view.trick.length ? null : lastTrick();
+    box.hidden = !last;
+    if (!view.trick.length && !last) $("trick").append(el("span", "none", "no card played yet"));
+    if (!last) return;
+    const { end, cards } = last;
+    box.append(el("span", "label", end.event === "TrickWon"
+      ? `Last trick: ${seatName(end.seat)} won with ${end.card}` : "Last trick: abandoned"));
+    const row = el("div", "cards");
+    for (const played of cards) {
+      const slot = el("div", "played");
+      const card = cardElement(played.event === "CardPlayed" ? played.card : null);
+      card.classList.add("small");
+      if (played.face_up === false || played.event === "HiddenCardPlayed") card.classList.add("face-down");
+      if (end.event === "TrickWon" && played.seat === end.seat && played.card === end.card) {
+        slot.classList.add("winner");
+      }
+      slot.append(card, el("span", "who", seatName(played.seat)));
+      row.append(slot);
+    }
+    box.append(row);
+  }
+
   function renderHand(view) {
     const mine = view.seat !== null;
     document.querySelector(".mine").hidden = !mine;
@@ -348,7 +408,7 @@
       if (!byCard.has(action.card)) byCard.set(action.card, {});
       byCard.get(action.card)[action.kind] = action;
     }
-    const active = view.your_turn && !client.pending;
+    const active = canAct(view);
     const canWithdraw = active && view.legal_actions.some((a) => a.kind === "withdraw");
     if (!canWithdraw) client.withdrawMode = false;
 
@@ -468,7 +528,7 @@
       const item = el("li", `event ev-${e.event}`);
       item.dataset.step = String(e.step ?? "");
       item.append(el("span", "step", String(e.step ?? "")), el("span", "text", describe(e)));
-      if (i < client.events.length - loggedCount) item.classList.add("fresh");
+      if (loggedCount && i < client.events.length - loggedCount) item.classList.add("fresh");
       log.append(item);
     });
     loggedCount = client.events.length;
@@ -494,6 +554,7 @@
     client.socket = socket;
     socket.addEventListener("open", () => {
       client.retries = 0;
+      client.connected = true;
       setConnection("connected", "open");
     });
     socket.addEventListener("message", (message) => {
@@ -508,6 +569,7 @@
     socket.addEventListener("close", (event) => {
       if (client.socket !== socket) return;
       client.socket = null;
+      client.connected = false;
       client.pending = false;
       if (event.code === 4401 || event.code === 4403) {
         client.stopped = true;
