@@ -1,5 +1,5 @@
-"""The table server's tests run a real ``shock-rules serve`` (uvicorn) on 127.0.0.1; they need
-the ``[server]`` extra."""
+"""The table server's tests run a real ``shock-rules serve`` (uvicorn) on 127.0.0.1; all but
+those of the command line need the ``[server]`` extra."""
 
 from __future__ import annotations
 

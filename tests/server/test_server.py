@@ -14,6 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
 from websockets.exceptions import ConnectionClosed
 
 import shock_rules as sr
