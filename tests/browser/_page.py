@@ -15,7 +15,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.wait import WebDriverWait
 
 #: Everything a test reads from the page, in one round trip.
-_READ = """
+_READ = r"""
 const root = document.getElementById("table");
 const all = (sel) => [...document.querySelectorAll(sel)];
 const error = document.getElementById("error");
@@ -37,6 +37,18 @@ return {
   odds: odds && !odds.hidden ? {seat: Number(odds.dataset.seat), poison: odds.dataset.poison,
     shock: odds.dataset.shock, gain: odds.dataset.gain, cards: Number(odds.dataset.cards)} : null,
   cards: all("[data-card]").map((n) => n.dataset.card).filter((c) => c),
+  seats: all("#seats .seat").map((n) => ({
+    seat: Number(n.dataset.seat),
+    status: n.querySelector(".badge").textContent,
+    in_bag: Number(n.querySelector(".in-bag .v").textContent),
+    on_bag: Number(n.querySelector(".on-bag .v").textContent.replace(/\D/g, "")),
+    hand_size: Number(n.querySelector(".hand-size .v").textContent),
+    poisons: [...n.querySelectorAll(".poisons .card")].map((c) =>
+      [c.dataset.card, c.classList.contains("covered")]),
+    potions: [...n.querySelectorAll(".potions .card")].map((c) => c.dataset.card),
+  })),
+  trump: (document.querySelector("#trump .card") || {dataset: {card: null}}).dataset.card,
+  chest_centre: all("#chest-centre .chest-card").map((n) => n.dataset.chestCard),
   trick: all("#trick .played").map((n) => n.querySelector(".card").dataset.card || null),
   log: all("#log li").length,
   text: document.body.innerText,

@@ -40,6 +40,17 @@ def test_a_person_plays_a_whole_game_against_three_bots_by_clicking(
             assert truth["your_turn"] and truth["step"] == state["step"]
             assert state["seat"] == 0
             assert state["hand"] == truth["hand"]
+            # The table as the server sees it: the trick (others' face-down cards as backs),
+            # trump, the chest centre, and every seat's status, bag, gems, poisons and potions.
+            assert state["trick"] == [t["card"] for t in truth["trick"]]
+            assert state["trump"] == truth["trump"]
+            assert state["chest_centre"] == truth["chest_centre"]
+            assert state["seats"] == [
+                {"seat": s["seat"], "status": s["status"], "in_bag": s["in_bag"],
+                 "on_bag": s["on_bag"], "hand_size": s["hand_size"],
+                 "poisons": [[p["card"], p["covered"]] for p in s["poisons"]],
+                 "potions": s["potions"]}
+                for s in truth["seats"]]
             assert reachable(driver) == {a["notation"] for a in truth["legal_actions"]}
             if "reveal" in state["buttons"]:
                 # The odds are shown before the seat decides whether to reveal another card.

@@ -1,5 +1,6 @@
 """A game in the browser survives a reload of the page and a restart of the server: the page
-shows the same step, hand and log again, and the game goes on by clicking."""
+shows the same step, hand and log again, and the game goes on by clicking. An action the server
+refuses shows its error document and changes nothing."""
 
 from __future__ import annotations
 
@@ -83,3 +84,27 @@ def test_the_server_restarted_mid_game_resumes(
     again = wait_for(driver, lambda s: s["step"] == later["step"], f"step {later['step']}")
     _same_page(later, again)
     assert server.seat_view(table, tokens[0])["step"] == later["step"]
+
+
+def test_a_refused_action_shows_the_error_and_changes_nothing(
+    server: Server, browser: Callable[..., WebDriver], tmp_path: Path
+) -> None:
+    table, tokens = server.create_table(3, {1: "random", 2: "random"})
+    driver = browser()
+    driver.get(server.link(table, tokens[0]))
+    before = _play(driver, 1, random.Random(5))
+    # What a page with a stale or tampered view would send: an action that is not legal now.
+    legal = {a["notation"] for a in before["view"]["legal_actions"]}
+    wrong = ({"notation": "stop", "kind": "stop"} if "stop" not in legal else
+             {"notation": f"play {before['hand'][0]}", "kind": "play",
+              "card": before["hand"][0]})
+    driver.execute_script("window.shockClient.send(arguments[0])", wrong)
+    after = wait_for(driver, lambda s: bool(s["error"]), "an error")
+    screenshot(driver, tmp_path / "error.png")
+    assert after["error"].startswith("illegal_action: ")
+    assert after["step"] == before["step"] and after["your_turn"]
+    assert after["hand"] == before["hand"]
+    assert server.seat_view(table, tokens[0])["step"] == before["step"]
+    # The person carries on; the error goes away with the next step.
+    later = _play(driver, 1, random.Random(6))
+    assert later["step"] > before["step"] and not later["error"]

@@ -347,7 +347,8 @@
         el("span", "", `Next chest card for ${seatName(result.seat)} (${result.cards} left): `),
         el("span", "odds-poison", `poison ${result.poison} (${result.poisonPercent})`),
         el("span", "", " \u00b7 "),
-        el("span", "odds-shock", `shock ${result.shock} (${result.shockPercent})`),
+        el("span", result.shock === "0" ? "odds-shock none-shock" : "odds-shock",
+          `shock ${result.shock} (${result.shockPercent})`),
         el("span", "", ` \u00b7 gems ${sign}${result.gainValue.toFixed(2)} on average`),
       );
     }
@@ -710,7 +711,7 @@
     }
   }
 
-  window.shockClient = { chestOdds, fractionText, parseChestCard, describe, client, receive };
+  window.shockClient = { chestOdds, fractionText, parseChestCard, describe, client, receive, send };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
