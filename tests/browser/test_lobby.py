@@ -69,6 +69,9 @@ def test_on_a_phone_the_hand_and_buttons_fit_the_screen(
     table, tokens = server.create_table(5, {1: "random", 2: "heuristic", 3: "random",
                                             4: "heuristic"})
     driver = browser(390, 844, phone=True)
+    driver.get(server.url + "/")
+    lobby = wait_for(driver, lambda s: s["client_width"] == 390, "the front page")
+    assert lobby["scroll_width"] <= lobby["client_width"], "the front page scrolls sideways"
     driver.get(server.link(table, tokens[0]))
     rng = random.Random(8)
     seen_buttons = 0

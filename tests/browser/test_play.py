@@ -25,7 +25,10 @@ def test_a_person_plays_a_whole_game_against_three_bots_by_clicking(
 ) -> None:
     driver = browser()
     chest_choices = 0
-    for game in range(GAMES):
+    game = 0
+    # About one game in thirty the person never wins a trick that opens the chest: then one or
+    # two more games are played, so that the reveal and stop buttons are surely clicked.
+    while game < GAMES or (not chest_choices and game < GAMES + 2):
         table, tokens = server.create_table(4, {1: "random", 2: "heuristic", 3: "mcts"})
         assert list(tokens) == [0]
         driver.get(server.link(table, tokens[0]))
@@ -77,5 +80,5 @@ def test_a_person_plays_a_whole_game_against_three_bots_by_clicking(
         assert f"scores {', '.join(map(str, scores))}" in state["text"]
         assert turns >= 5, f"the person took only {turns} turns"
         assert read(driver)["log"] > 100
-    # Over a game a person who plays mostly cards wins tricks and faces chest choices.
+        game += 1
     assert chest_choices >= 1
