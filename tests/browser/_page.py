@@ -46,6 +46,7 @@ return {
     poisons: [...n.querySelectorAll(".poisons .card")].map((c) =>
       [c.dataset.card, c.classList.contains("covered")]),
     potions: [...n.querySelectorAll(".potions .card")].map((c) => c.dataset.card),
+    stored: n.querySelector(".potions") ? Number(n.querySelector(".potions").dataset.stored) : 0,
   })),
   trump: (document.querySelector("#trump .card") || {dataset: {card: null}}).dataset.card,
   chest_centre: all("#chest-centre .chest-card").map((n) => n.dataset.chestCard),

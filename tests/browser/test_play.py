@@ -52,7 +52,8 @@ def test_a_person_plays_a_whole_game_against_three_bots_by_clicking(
                 {"seat": s["seat"], "status": s["status"], "in_bag": s["in_bag"],
                  "on_bag": s["on_bag"], "hand_size": s["hand_size"],
                  "poisons": [[p["card"], p["covered"]] for p in s["poisons"]],
-                 "potions": s["potions"]}
+                 "potions": s["potions"],
+                 "stored": len(s["potions"]) - sum(p["covered"] for p in s["poisons"])}
                 for s in truth["seats"]]
             assert reachable(driver) == {a["notation"] for a in truth["legal_actions"]}
             if "reveal" in state["buttons"]:

@@ -503,8 +503,11 @@
         box.append(row);
       }
       if (s.potions.length) {
+        // A potion that covered a poison stays in front of its seat; the others are stored.
+        const stored = s.potions.length - s.poisons.filter((p) => p.covered).length;
         const row = el("div", "potions");
-        row.append(el("span", "k", "potions "));
+        row.dataset.stored = String(stored);
+        row.append(el("span", "k", `potions (${stored} stored) `));
         for (const card of s.potions) {
           const c = cardElement(card);
           c.classList.add("small");
