@@ -43,7 +43,8 @@ def install_redaction() -> None:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "shock-rules.sqlite3",
-          *, bot_delay: float = 0.6, limits: Limits | None = None, log_level: str = "info"
+          *, bot_delay: float = 0.6, limits: Limits | None = None, log_level: str = "info",
+          compress: bool = True
           ) -> None:
     """Run the table server until interrupted (``shock-rules serve``)."""
     limits = limits or Limits()
@@ -52,7 +53,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "shock-rul
     # the application answers smaller oversized ones with an error document.
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
                             ws_max_size=16 * limits.message_bytes, ws="auto",
-                            lifespan="on", timeout_graceful_shutdown=2)
+                            ws_per_message_deflate=compress, lifespan="on",
+                            timeout_graceful_shutdown=2)
     install_redaction()  # after uvicorn.Config, which sets up its loggers
     ours = logging.getLogger("shock_rules.server")
     ours.setLevel(log_level.upper())

@@ -66,9 +66,10 @@ class Store(Protocol):
         """Store a new table (its actions, if any, too); raise if its id is taken."""
         ...
 
-    def append_action(self, table_id: str, action: StoredAction) -> None:
-        """Store one applied action durably (it must survive the process being killed once
-        this returns); raise if the table already has an action at that step."""
+    def append_actions(self, table_id: str, actions: Sequence[StoredAction]) -> None:
+        """Store applied actions (one decision and the chance steps it led to) durably and
+        all or none: they must survive the process being killed once this returns; raise,
+        storing none, if the table already has an action at one of their steps."""
         ...
 
     def load_tables(self) -> list[StoredTable]:
@@ -133,10 +134,16 @@ class SQLiteStore:
                 raise
             self._db.execute("COMMIT")
 
-    def append_action(self, table_id: str, action: StoredAction) -> None:
-        """Store one action (committed when this returns)."""
+    def append_actions(self, table_id: str, actions: Sequence[StoredAction]) -> None:
+        """Store actions in one transaction (committed when this returns)."""
         with self._lock:
-            self._insert(table_id, (action,))
+            self._db.execute("BEGIN")
+            try:
+                self._insert(table_id, actions)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def _insert(self, table_id: str, actions: Sequence[StoredAction]) -> None:
         self._db.executemany(

@@ -40,6 +40,8 @@ log = logging.getLogger("shock_rules.server")
 
 #: The largest MCTS budget a table may ask for (``"mcts:N"``): a bound on one decision's time.
 MAX_MCTS_ITERATIONS: Final = 1000
+#: The pacing's jitter (not a secret, and not part of any game: no seed needed).
+_JITTER: Final = random.Random()
 #: Frames waiting for a connection that does not read them: past this, it is closed.
 MAX_QUEUED_FRAMES: Final = 512
 
@@ -129,6 +131,8 @@ class LiveTable:
         self._task: asyncio.Task[None] | None = None
         #: Set when the table cannot go on (a bot failed, the store refused an action).
         self.failed = False
+        #: Every action in the store, in step order (to go back to after a failed write).
+        self._stored = list(stored.actions)
         self.table = self._replay(stored.actions)
 
     def _replay(self, actions: tuple[StoredAction, ...]) -> Table:
@@ -168,7 +172,7 @@ class LiveTable:
     async def start(self) -> None:
         """Resolve any pending chance and let the bots play (after a restart too)."""
         async with self.lock:
-            self._resolve()
+            self._keep(self._resolve())
             self._broadcast()
             self._kick()
 
@@ -198,28 +202,35 @@ class LiveTable:
             return None
 
     def _apply(self, seat: int, action: Action) -> None:
-        """Apply an action of ``seat`` (raising, unchanged, if it is not legal), store it,
-        then resolve chance."""
+        """Apply an action of ``seat`` (raising, unchanged, if it is not legal), resolve the
+        chance steps it leads to, and store them all before anyone hears of them."""
         step = self.table.step
         self.table.act(seat, action)
-        self._keep(StoredAction(step, seat, str(action)))
-        self._resolve()
+        self._keep([StoredAction(step, seat, str(action)), *self._resolve()])
 
-    def _keep(self, action: StoredAction) -> None:
-        try:
-            self._store.append_action(self.id, action)
-        except BaseException:
-            # Not stored: the game must not go on from a step the store does not have.
-            self.failed = True
-            raise
-
-    def _resolve(self) -> None:
+    def _resolve(self) -> list[StoredAction]:
+        """Resolve chance (each outcome drawn from the seed and its step); return the steps
+        taken."""
+        taken = []
         while self.table.to_act is None and not self.table.is_over:
             step = self.table.step
             outcome = sample_chance(self.table.state, draw_rng(self._seed, step, "chance"))
-            # Stored first: a chance outcome is never seen by anyone before it is kept.
-            self._keep(StoredAction(step, None, str(outcome)))
             self.table.chance(outcome)
+            taken.append(StoredAction(step, None, str(outcome)))
+        return taken
+
+    def _keep(self, actions: list[StoredAction]) -> None:
+        """Store actions the table has applied; if the store refuses them, put the table back
+        at its last stored step, and stop it (a restarted server resumes it from there)."""
+        if not actions:
+            return
+        try:
+            self._store.append_actions(self.id, actions)
+        except BaseException:
+            self.failed = True
+            self.table = self._replay(tuple(self._stored))
+            raise
+        self._stored += actions
 
     def _kick(self) -> None:
         seat = self.table.to_act
@@ -237,10 +248,17 @@ class LiveTable:
                     step = self.table.step
                     view = self.table.view(seat)
                 if self._bot_delay > 0:
-                    await asyncio.sleep(self._bot_delay)
-                # MCTS thinks for a tenth of a second or more: off the event loop.
-                action = await asyncio.to_thread(self._bots[seat].choose, view,
-                                                 draw_rng(self._seed, step, "bot"))
+                    # A little jitter, as a person's pace would have (and tables started
+                    # together do not stay in step); the bot's decision does not depend on it.
+                    await asyncio.sleep(self._bot_delay * _JITTER.uniform(0.75, 1.25))
+                bot, rng = self._bots[seat], draw_rng(self._seed, step, "bot")
+                if self.bot_names[seat].startswith("mcts"):
+                    # MCTS thinks for a tenth of a second or more: off the event loop. The
+                    # others decide in tens of microseconds, less than a thread's hand-over.
+                    action = await asyncio.to_thread(bot.choose, view, rng)
+                else:
+                    action = bot.choose(view, rng)
+                    await asyncio.sleep(0)  # let the other tables and connections in
                 async with self.lock:
                     if self.table.step != step:
                         continue
