@@ -8,10 +8,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
-pytest.importorskip("websockets")
-
 from ._live import LiveServer
 
 

@@ -24,11 +24,12 @@ def test_serve_says_how_to_install_the_server_extra_when_it_is_missing(
         tmp_path: Path) -> None:
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name in ("starlette", "uvicorn")
+                        lambda name, *a: None if name in ("starlette", "uvicorn", "websockets")
                         else real(name, *a))
     status, err = _error(capsys, "--db", str(tmp_path / "t.sqlite3"))
     assert status == 2
-    assert err.strip().endswith("error: 'serve' needs starlette, uvicorn:"
+    assert err.strip().endswith("error: 'serve' needs starlette, uvicorn,"
+                                " websockets:"
                                 " pip install 'shock-rules[server]'")
     assert not (tmp_path / "t.sqlite3").exists()
 
