@@ -150,7 +150,7 @@
     switch (e.event) {
       case "RoundStarted":
         return `Round ${e.round} begins` + (e.leader !== null ? `; ${seatName(e.leader)} leads` : "");
-      case "LeaderChosen": return `${who} is chosen to lead`;
+      case "LeaderChosen": return `${who} ${who === "you" ? "are" : "is"} chosen to lead`;
       case "CardDealt": return `${who} received ${e.card}`;
       case "HiddenCardDealt": return `${who} received a card`;
       case "TrumpRevealed": return `Trump: ${e.card}`;
@@ -602,7 +602,8 @@
       const stepChanged = !client.view || client.view.step !== view.step;
       client.view = view;
       addEvents(view.events);
-      if (doc.events) addEvents(doc.events.events || doc.events);
+      // The frame's events: everything since the previous frame (on connecting: since `since`).
+      if (Array.isArray(doc.events)) addEvents(doc.events);
       client.pending = false;
       if (stepChanged) client.lastError = null;
       if (stepChanged) showError("");
