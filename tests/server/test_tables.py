@@ -164,3 +164,22 @@ def test_one_tables_failure_leaves_the_others_alone(tmp_path: Path,
     stored = {t.id: t for t in SQLiteStore(tmp_path / "db.sqlite3").load_tables()}
     assert len(stored[bad.id].actions) <= 40 and sr.is_terminal(
         LiveTable(stored[good.id], store, bot_delay=0).table.state)
+
+
+def test_the_store_checkpoints_its_log_in_a_thread_of_its_own(tmp_path: Path) -> None:
+    # Commits only append to the write-ahead log; the store's own thread copies the log into
+    # the database file, so that no commit on the event loop waits for the disk.
+    store = SQLiteStore(tmp_path / "db.sqlite3", checkpoint_every=0.02)
+    store.create_table(StoredTable(id="t1", config=sr.to_json(sr.GameConfig(players=3)),
+                                   bots={}, seats={}, seed="x", created=1.0))
+    store.append_actions("t1", [StoredAction(0, None, "deal 11C")])
+    assert b"deal 11C" in (tmp_path / "db.sqlite3-wal").read_bytes()
+
+    async def copied() -> None:
+        async with asyncio.timeout(30):
+            while b"deal 11C" not in (tmp_path / "db.sqlite3").read_bytes():
+                await asyncio.sleep(0.01)
+
+    asyncio.run(copied())
+    store.close()
+    assert not (tmp_path / "db.sqlite3-wal").exists()  # the last one out folds the log in

@@ -109,7 +109,8 @@ class SQLiteStore:
     disk (``synchronous=FULL``) for that too.
     """
 
-    def __init__(self, path: str | Path, *, durable: bool = False) -> None:
+    def __init__(self, path: str | Path, *, durable: bool = False,
+                 checkpoint_every: float = 1.0) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -117,6 +118,28 @@ class SQLiteStore:
         self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if self.path != ":memory:" and checkpoint_every > 0:
+            # A commit in WAL mode only appends to the log; copying the log into the database
+            # (a checkpoint) waits for the disk, for tens or hundreds of milliseconds on a busy
+            # machine. Done by the committing call, as SQLite does by default, it would stall
+            # every table of the server's event loop: a thread of its own does it instead.
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._db.execute("PRAGMA journal_size_limit=8388608")  # 8 MB of log kept at most
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints, args=(checkpoint_every,), daemon=True,
+                name="shock-rules checkpoints")
+            self._checkpointer.start()
+
+    def _checkpoints(self, every: float) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            while not self._stop.wait(every):
+                # PASSIVE: copy what no reader needs, never waiting for a writer.
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        finally:
+            db.close()
 
     def create_table(self, table: StoredTable) -> None:
         """Store a new table and its actions in one transaction."""
@@ -166,7 +189,10 @@ class SQLiteStore:
                 for r in rows]
 
     def close(self) -> None:
-        """Close the database."""
+        """Close the database (after a last checkpoint)."""
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join()
         with self._lock:
             self._db.close()
 
