@@ -78,6 +78,8 @@ def test_create_table_lists_the_human_seats_with_tokens(server: LiveServer) -> N
     (b'{"bots": {"1": "genius"}}', 400, "bad_request", "unknown bot 'genius'"),
     (b'{"bots": {"4": "random"}}', 400, "bad_request", "invalid seat '4'"),
     (b'{"bots": {"1": "mcts:99999"}}', 400, "bad_request", "mcts:N"),
+    ('{"bots": {"1": "mcts:\u00b2"}}'.encode(), 400, "bad_request", "mcts:N"),
+    ('{"bots": {"\u00b2": "random"}}'.encode(), 400, "bad_request", "invalid seat"),
     (b'{"bots": ["random"]}', 400, "bad_request", "bots"),
     (b'{"colour": "red"}', 400, "bad_request", "unknown field 'colour'"),
     (b'{"players": 4, "pad": "' + b"x" * 5000 + b'"}', 413, "too_large", "4096 bytes"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import time
@@ -91,6 +92,9 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.load()
         await hub.start()
+        # What is loaded now (modules, restored tables) lives as long as the server: out of
+        # the collector's sight, a full collection later scans only what came after.
+        gc.freeze()
         log.info("serving %d tables", len(hub.tables))
         try:
             yield
@@ -134,6 +138,9 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
             return _error("bad_request", str(exc), 400)
         except TableLimitError as exc:
             return _error("too_many_tables", str(exc), 503)
+        except Exception:
+            log.exception("a table could not be created")
+            return _error("internal_error", "internal error", 500)
         return JSONResponse({"table": table_id, "seats": [
             {"seat": s, "token": t} for s, t in sorted(tokens.items())]}, status_code=201)
 
@@ -158,7 +165,8 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
                 await ws.close(BAD_TOKEN)
                 return
         since = ws.query_params.get("since", "")
-        conn = Connection(seat, int(since) if since.isdigit() and len(since) < 10 else -1)
+        ok = since.isascii() and since.isdigit() and len(since) < 10
+        conn = Connection(seat, int(since) if ok else -1)
         async with live.lock:
             live.join(conn)
         writer = asyncio.get_running_loop().create_task(_write(ws, conn))

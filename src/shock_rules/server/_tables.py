@@ -73,13 +73,14 @@ def read_bots(players: int, bots: object) -> dict[int, str]:
         raise RequestError("bots: expected an object from seat to bot name")
     out: dict[int, str] = {}
     for key, name in bots.items():
-        if not (isinstance(key, str) and key.isdigit() and int(key) < players):
+        if not (isinstance(key, str) and key in {str(s) for s in range(players)}):
             raise RequestError(f"bots: invalid seat {str(key)[:20]!r}: expected 0-{players - 1}")
         if not isinstance(name, str):
             raise RequestError(f"bots: seat {key}: expected a bot name")
         base, _, budget = name.strip().lower().partition(":")
         if base not in BOTS or (budget and not (
-                base == "mcts" and budget.isdigit() and 1 <= int(budget) <= MAX_MCTS_ITERATIONS)):
+                base == "mcts" and budget.isascii() and budget.isdigit() and len(budget) < 6
+                and 1 <= int(budget) <= MAX_MCTS_ITERATIONS)):
             raise RequestError(
                 f"bots: seat {key}: unknown bot {name[:40]!r}: expected one of {', '.join(BOTS)}"
                 f" (or mcts:N with N up to {MAX_MCTS_ITERATIONS})")
@@ -148,11 +149,6 @@ class LiveTable:
         return table
 
     @property
-    def human_seats(self) -> tuple[int, ...]:
-        """The seats people play, in order."""
-        return tuple(sorted(self._hashes))
-
-    @property
     def is_over(self) -> bool:
         """Whether the game is over."""
         return self.table.is_over
@@ -184,8 +180,8 @@ class LiveTable:
                 action, sent = read_frame(text)
                 if conn.seat is None:
                     return error_document(_spectator_error(), self.table.step)
-                if self.failed:
-                    raise RuntimeError("the table has failed")
+                if self.failed:  # logged when it failed
+                    return error_document(RuntimeError(), self.table.step)
                 if sent != self.table.step:
                     raise StaleStepError(
                         f"'{action}' was decided at step {sent}, but the table is at step"
