@@ -22,11 +22,12 @@ LAYERS: list[tuple[str, ...]] = [
     ("_documents", "bots"),
     ("simulation", "envs"),
     ("protocol",),
-    ("__init__", "cli"),
+    ("__init__", "cli", "server"),
 ]
 RUNTIME_DEPS = {"attrs", "cattrs"}
 OPTIONAL = {"cli": {"rich"}, "simulation": {"ray"},
-            "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel"}}
+            "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel"},
+            "server": {"starlette", "uvicorn", "websockets", "anyio"}}
 
 
 def _modules() -> dict[str, Path]:

@@ -83,6 +83,10 @@ def test_the_wheel_ships_the_license(tmp_path: Path) -> None:
         for name in protocol.SCHEMA_NAMES:
             shipped = json.loads(z.read(f"shock_rules/protocol/schemas/{name}.json"))
             assert shipped == protocol.schema(name)
+        # So is the browser client that `shock-rules serve` serves.
+        static = root / "src" / "shock_rules" / "server" / "static"
+        for name in ("index.html", "app.js", "style.css"):
+            assert z.read(f"shock_rules/server/static/{name}") == (static / name).read_bytes()
     assert f"Version: {sr.__version__}" in meta
     for minor in (11, 12, 13):
         assert f"Programming Language :: Python :: 3.{minor}" in meta

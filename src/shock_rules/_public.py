@@ -17,7 +17,7 @@ __all__ = ["PUBLIC_MODULES", "publish"]
 #: The package's public modules: an object already shown under one of these keeps its path.
 PUBLIC_MODULES = frozenset({
     "shock_rules", "shock_rules.bots", "shock_rules.cli", "shock_rules.protocol",
-    "shock_rules.record", "shock_rules.simulation", "shock_rules.envs",
+    "shock_rules.record", "shock_rules.simulation", "shock_rules.envs", "shock_rules.server",
     "shock_rules.envs.pettingzoo", "shock_rules.envs.openspiel", "shock_rules.envs.gymnasium",
 })
 

@@ -9,6 +9,8 @@
   with win rates and 95% confidence intervals (:mod:`shock_rules.cli.simulate`).
 - ``shock-rules replay RECORD [--step]``: the transcript of a saved game record
   (:mod:`shock_rules.cli.replay`).
+- ``shock-rules serve [--host H] [--port P] [--db PATH] [--bot-delay S] [--max-tables N]``: the
+  table server, with a browser client (:mod:`shock_rules.cli.serve`; the ``[server]`` extra).
 - ``shock-rules --version`` prints ``shock-rules <version>``.
 
 ``play`` and ``simulate`` draw with ``rich`` (the ``[cli]`` extra); ``demo`` and ``replay`` need
@@ -33,7 +35,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import demo, play, replay, simulate
+from . import demo, play, replay, serve, simulate
 from ._args import PROG, Parser, version_text
 
 __all__ = ["build_parser", "main"]
@@ -46,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=version_text(),
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for module in (demo, play, simulate, replay):
+    for module in (demo, play, simulate, replay, serve):
         module.register(sub)
     return parser
 

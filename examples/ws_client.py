@@ -1,0 +1,47 @@
+"""A client of ``shock-rules serve`` in 30 lines: it creates a table over HTTP, then plays its
+one human seat over the WebSocket, choosing at random among its view's ``legal_actions``,
+until the game ends (the three other seats are the server's bots).
+
+    shock-rules serve &          # pip install 'shock-rules[server]'
+    python examples/ws_client.py http://127.0.0.1:8000
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+import urllib.request
+
+from websockets.asyncio.client import connect
+
+
+async def main(url: str) -> None:
+    body = json.dumps({"players": 4, "bots": {"1": "random", "2": "heuristic", "3": "mcts"}})
+    request = urllib.request.Request(url + "/api/tables", body.encode(), method="POST")
+    table = json.load(urllib.request.urlopen(request))
+    seat, token = table["seats"][0]["seat"], table["seats"][0]["token"]
+    ws_url = url.replace("http", "ws", 1) + f"/ws/{table['table']}?token={token}"
+    turns, scores = 0, []
+    async with connect(ws_url) as ws:
+        async for message in ws:
+            frame = json.loads(message)  # {"type": "view", "view": ..., "events": [...]}
+            if frame["type"] == "error":
+                print("refused:", frame["message"], file=sys.stderr)
+                continue
+            view = frame["view"]
+            scores += [e["scores"] for e in frame["events"] if e["event"] == "GameEnded"]
+            if view["phase"] == "over":
+                print(f"table {table['table']}, seat {seat}: game over after {view['step']}"
+                      f" steps; I took {turns} turns; scores {' '.join(map(str, scores[-1]))}")
+                return
+            if view["your_turn"]:
+                action = random.choice(view["legal_actions"])  # {"notation": "play 7H", ...}
+                await ws.send(json.dumps({"type": "action", "action": action,
+                                          "step": view["step"]}))
+                turns += 1
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"))

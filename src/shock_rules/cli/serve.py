@@ -1,0 +1,72 @@
+"""``shock-rules serve``: the table server, for people in a browser and for programs over
+WebSockets (:mod:`shock_rules.server`; needs the ``[server]`` extra).
+
+It keeps every table in one SQLite file (``--db``) and resumes them all when started again.
+``--bot-delay`` is the pause before each bot action, so that a person can follow the game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+
+from ._args import path_text, positive_arg, quote, report, unwritable
+
+__all__ = ["register"]
+
+#: The packages of the [server] extra.
+NEEDS = ("starlette", "uvicorn", "websockets")
+
+
+def _port(text: str) -> int:
+    t = text.strip()
+    if not (t.isascii() and t.isdigit() and len(t) < 6 and 0 <= int(t) <= 65535):
+        raise argparse.ArgumentTypeError(f"port must be 0-65535, not {quote(text)}")
+    return int(t)
+
+
+def _delay(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 <= seconds <= 60:
+        raise argparse.ArgumentTypeError(f"bot delay must be 0-60 seconds, not {quote(text)}")
+    return seconds
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``serve`` sub-command to the command's sub-parsers."""
+    p = sub.add_parser("serve", help="run the table server (browser client and WebSockets)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=_port, default=8000, help="the port (default 8000)")
+    p.add_argument("--db", metavar="PATH", default="shock-rules.sqlite3",
+                   help="the SQLite file of the tables, created if missing"
+                        " (default shock-rules.sqlite3)")
+    p.add_argument("--bot-delay", type=_delay, default=0.6, metavar="SECONDS",
+                   help="pause before each bot action (default 0.6; 0 for none)")
+    p.add_argument("--max-tables", type=positive_arg("--max-tables"), default=1000,
+                   help="unfinished tables at most (default 1000)")
+    p.add_argument("--rate-limit", type=positive_arg("--rate-limit"), default=20,
+                   metavar="N", help="messages a second per connection at most (default 20)")
+    p.set_defaults(run=_run, parser=p)
+
+
+def _run(args: argparse.Namespace) -> int:
+    missing = [name for name in NEEDS if importlib.util.find_spec(name) is None]
+    if missing:
+        args.parser.error(f"'serve' needs {', '.join(missing)}:"
+                          " pip install 'shock-rules[server]'")
+    if (why := unwritable(args.db)) is not None:
+        return report("serve", f"cannot write {path_text(args.db)}: {why}", 1)
+    from ..server import Limits, serve
+
+    try:
+        serve(args.host, args.port, args.db, bot_delay=args.bot_delay,
+              limits=Limits(max_tables=args.max_tables,
+                            messages_per_second=args.rate_limit))
+    except KeyboardInterrupt:
+        return 130
+    return 0

@@ -1,0 +1,243 @@
+"""The server's web face: the Starlette application (HTTP routes, the WebSocket, the page)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Final
+
+import attrs
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .._json import SCHEMA
+from ._store import SQLiteStore, Store
+from ._tables import Connection, Hub, RequestError, TableLimitError
+
+__all__ = ["STATIC", "Limits", "create_app"]
+
+log = logging.getLogger("shock_rules.server")
+
+#: The browser client's files.
+STATIC: Final = Path(__file__).parent / "static"
+
+#: Close codes of the WebSocket (API.md).
+BAD_TOKEN: Final = 4401
+NO_TABLE: Final = 4404
+POLICY: Final = 1008
+
+
+@attrs.frozen
+class Limits:
+    """What one server accepts: the largest message and request body (bytes), messages per
+    second per connection (with bursts of as many; the first message after each view the
+    connection got does not count, so a client never waits on the limit to answer a view),
+    and unfinished tables at once."""
+
+    message_bytes: int = 4096
+    messages_per_second: float = 20.0
+    body_bytes: int = 4096
+    max_tables: int = 1000
+    #: Refused messages in a row after which a flooding connection is closed (1008).
+    flood: int = 100
+
+
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"schema": SCHEMA, "type": "error", "code": code, "message": message},
+                        status_code=status)
+
+
+class _Bucket:
+    """A token bucket: ``rate`` messages a second, bursts of ``rate``."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.tokens = rate
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0,
+               limits: Limits | None = None) -> Starlette:
+    """Return the table server as an ASGI application.
+
+    ``store`` is a :class:`Store` or the path of an SQLite file (created if missing; its tables
+    are restored when the application starts). ``bot_delay`` is the pause before each bot
+    action, in seconds. The HTTP and WebSocket contract is on the Server page of the docs.
+    """
+    limits = limits or Limits()
+    if isinstance(store, str | Path):
+        store = SQLiteStore(store)
+    hub = Hub(store, bot_delay=bot_delay, max_tables=limits.max_tables)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.load()
+        await hub.start()
+        # What is loaded now (modules, restored tables) lives as long as the server: out of
+        # the collector's sight, a full collection later scans only what came after.
+        gc.freeze()
+        log.info("serving %d tables", len(hub.tables))
+        try:
+            yield
+        finally:
+            await hub.stop()
+            hub.store.close()
+
+    async def page(request: Request) -> Response:
+        index = STATIC / "index.html"
+        if index.is_file():
+            return FileResponse(index)
+        return HTMLResponse("<!doctype html><title>shock-rules</title>"
+                            "<p>The browser client is not installed.</p>")
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    async def create_table(request: Request) -> Response:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limits.body_bytes:
+                return _error("too_large", f"the body is over {limits.body_bytes} bytes", 413)
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError):
+            return _error("bad_request", "the body is not JSON", 400)
+        if not isinstance(data, dict):
+            return _error("bad_request", "expected a JSON object", 400)
+        unknown = sorted(set(data) - {"players", "variant", "bots"})
+        if unknown:
+            return _error("bad_request", f"unknown field {unknown[0][:40]!r}", 400)
+        players = data.get("players", 4)
+        variant = data.get("variant", "standard")
+        if type(players) is not int or not isinstance(variant, str):
+            return _error("bad_request", "players: expected 3, 4 or 5; variant: expected"
+                          " 'standard' or 'simplified'", 400)
+        try:
+            table_id, tokens = await hub.create(players, variant, data.get("bots", {}))
+        except RequestError as exc:
+            return _error("bad_request", str(exc), 400)
+        except TableLimitError as exc:
+            return _error("too_many_tables", str(exc), 503)
+        except Exception:
+            log.exception("a table could not be created")
+            return _error("internal_error", "internal error", 500)
+        return JSONResponse({"table": table_id, "seats": [
+            {"seat": s, "token": t} for s, t in sorted(tokens.items())]}, status_code=201)
+
+    async def spectator_view(request: Request) -> Response:
+        live = hub.tables.get(request.path_params["table"])
+        if live is None:
+            return _error("no_such_table", "no such table", 404)
+        async with live.lock:
+            return JSONResponse(live.table.view_document(None))
+
+    async def play(ws: WebSocket) -> None:
+        await ws.accept()
+        live = hub.tables.get(ws.path_params["table"])
+        if live is None:
+            await ws.close(NO_TABLE)
+            return
+        token = ws.query_params.get("token")
+        seat = None
+        if token is not None:
+            seat = live.seat_of(token)
+            if seat is None:
+                await ws.close(BAD_TOKEN)
+                return
+        since = ws.query_params.get("since", "")
+        ok = since.isascii() and since.isdigit() and len(since) < 10
+        conn = Connection(seat, int(since) if ok else -1)
+        async with live.lock:
+            live.join(conn)
+        writer = asyncio.get_running_loop().create_task(_write(ws, conn))
+        bucket = _Bucket(limits.messages_per_second)
+        refused = 0
+        try:
+            while not writer.done():
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    raw = message.get("bytes") or b""
+                    text = raw.decode("utf-8", "replace")
+                if conn.answer:
+                    conn.answer = False  # the first message after a view is always heard
+                elif not bucket.take():
+                    refused += 1
+                    if refused >= limits.flood:
+                        await ws.close(POLICY)
+                        break
+                    conn.send(json.dumps(_too("too_fast", "more than"
+                                              f" {limits.messages_per_second:g} messages a"
+                                              " second: slow down", live.table.step)))
+                    continue
+                refused = 0
+                if len(text.encode("utf-8")) > limits.message_bytes:
+                    conn.send(json.dumps(_too("too_large", "the message is over"
+                                              f" {limits.message_bytes} bytes",
+                                              live.table.step)))
+                    continue
+                error = await live.act(conn, text)
+                if error is not None:
+                    conn.send(json.dumps(error))
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("table %s: a connection failed", live.id)
+        finally:
+            live.leave(conn)
+            conn.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await writer
+
+    routes = [
+        Route("/", page),
+        Route("/api/health", health),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table}", spectator_view),
+        WebSocketRoute("/ws/{table}", play),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app
+
+
+def _too(code: str, message: str, step: int) -> dict[str, object]:
+    return {"schema": SCHEMA, "type": "error", "code": code, "message": message, "step": step}
+
+
+async def _write(ws: WebSocket, conn: Connection) -> None:
+    """Send a connection's queued frames until it ends (or stops reading: then close it)."""
+    while True:
+        frame = await conn.queue.get()
+        if frame is None:
+            if conn.overflow:
+                with contextlib.suppress(Exception):
+                    await ws.close(POLICY)
+            return
+        try:
+            await ws.send_text(frame)
+        except Exception:
+            return

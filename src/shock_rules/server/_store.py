@@ -1,0 +1,205 @@
+"""Where the server keeps its tables: the :class:`Store` interface and its SQLite store."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Protocol
+
+import attrs
+
+__all__ = ["SQLiteStore", "Store", "StoredAction", "StoredTable", "token_hash"]
+
+
+def token_hash(token: str) -> str:
+    """Return the hex SHA-256 of a seat's token: what the store keeps instead of the token.
+
+    A token is 32 random bytes (``secrets.token_urlsafe``), so an unsalted fast hash is enough:
+    nobody can search that space, and a copy of the database lets nobody take a seat.
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@attrs.frozen
+class StoredAction:
+    """One applied action of a table: its ``step`` (the table's step before it), the ``seat``
+    that took it (``None`` for chance) and its notation."""
+
+    step: int
+    seat: int | None
+    action: str
+
+
+@attrs.frozen
+class StoredTable:
+    """A table as the store keeps it: enough to rebuild it exactly.
+
+    ``config`` is the game's config document (JSON text), ``bots`` maps bot seats to bot
+    names, ``seats`` maps human seats to their token hashes, and ``seed`` is the table's secret
+    seed from which every chance outcome and bot decision is derived (see
+    :func:`shock_rules.server.draw_rng`).
+    """
+
+    id: str
+    config: str
+    bots: Mapping[int, str]
+    seats: Mapping[int, str]
+    seed: str
+    created: float
+    actions: tuple[StoredAction, ...] = ()
+
+
+class Store(Protocol):
+    """The storage a server needs: tables are created once, then only grow by actions.
+
+    Every method is called from the server's event loop and must not block long; a store for
+    several server processes (PostgreSQL, say) implements the same methods, see the Server page
+    of the documentation.
+    """
+
+    def create_table(self, table: StoredTable) -> None:
+        """Store a new table (its actions, if any, too); raise if its id is taken."""
+        ...
+
+    def append_actions(self, table_id: str, actions: Sequence[StoredAction]) -> None:
+        """Store applied actions (one decision and the chance steps it led to) durably and
+        all or none: they must survive the process being killed once this returns; raise,
+        storing none, if the table already has an action at one of their steps."""
+        ...
+
+    def load_tables(self) -> list[StoredTable]:
+        """Return every stored table with its actions in step order."""
+        ...
+
+    def close(self) -> None:
+        """Release the store's resources."""
+        ...
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    bots TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    step INTEGER NOT NULL,
+    seat INTEGER,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, step)
+);
+"""
+
+
+class SQLiteStore:
+    """A :class:`Store` in one SQLite file (``":memory:"`` for none).
+
+    The file is in WAL mode with ``synchronous=NORMAL``: a committed action survives the
+    server process being killed at any moment (it is in the write-ahead log), though not
+    necessarily a power cut right after it; ``durable=True`` makes every commit wait for the
+    disk (``synchronous=FULL``) for that too.
+    """
+
+    def __init__(self, path: str | Path, *, durable: bool = False,
+                 checkpoint_every: float = 1.0) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if self.path != ":memory:" and checkpoint_every > 0:
+            # A commit in WAL mode only appends to the log; copying the log into the database
+            # (a checkpoint) waits for the disk, for tens or hundreds of milliseconds on a busy
+            # machine. Done by the committing call, as SQLite does by default, it would stall
+            # every table of the server's event loop: a thread of its own does it instead.
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._db.execute("PRAGMA journal_size_limit=8388608")  # 8 MB of log kept at most
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints, args=(checkpoint_every,), daemon=True,
+                name="shock-rules checkpoints")
+            self._checkpointer.start()
+
+    def _checkpoints(self, every: float) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            while not self._stop.wait(every):
+                # PASSIVE: copy what no reader needs, never waiting for a writer.
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        finally:
+            db.close()
+
+    def create_table(self, table: StoredTable) -> None:
+        """Store a new table and its actions in one transaction."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute(
+                    "INSERT INTO tables (id, config, bots, seats, seed, created)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (table.id, table.config, _seat_map(table.bots), _seat_map(table.seats),
+                     table.seed, table.created or time.time()))
+                self._insert(table.id, table.actions)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def append_actions(self, table_id: str, actions: Sequence[StoredAction]) -> None:
+        """Store actions in one transaction (committed when this returns)."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._insert(table_id, actions)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _insert(self, table_id: str, actions: Sequence[StoredAction]) -> None:
+        self._db.executemany(
+            "INSERT INTO actions (table_id, step, seat, action) VALUES (?, ?, ?, ?)",
+            [(table_id, a.step, a.seat, a.action) for a in actions])
+
+    def load_tables(self) -> list[StoredTable]:
+        """Return every table, oldest first, with its actions in step order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, config, bots, seats, seed, created FROM tables"
+                " ORDER BY created, id").fetchall()
+            acts: dict[str, list[StoredAction]] = {}
+            for table_id, step, seat, action in self._db.execute(
+                    "SELECT table_id, step, seat, action FROM actions ORDER BY table_id, step"):
+                acts.setdefault(table_id, []).append(StoredAction(step, seat, action))
+        return [StoredTable(id=r[0], config=r[1], bots=_read_seat_map(r[2]),
+                            seats=_read_seat_map(r[3]), seed=r[4], created=r[5],
+                            actions=tuple(acts.get(r[0], ())))
+                for r in rows]
+
+    def close(self) -> None:
+        """Close the database (after a last checkpoint)."""
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join()
+        with self._lock:
+            self._db.close()
+
+
+def _seat_map(seats: Mapping[int, str]) -> str:
+    return json.dumps({str(k): v for k, v in sorted(seats.items())})
+
+
+def _read_seat_map(text: str) -> dict[int, str]:
+    return {int(k): str(v) for k, v in json.loads(text).items()}

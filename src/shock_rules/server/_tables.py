@@ -1,0 +1,397 @@
+"""The server's tables: each a protocol :class:`~shock_rules.protocol.Table` with its seats'
+tokens, its bots, its connections and its stored actions; no web framework here."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Mapping
+from typing import Final
+
+import attrs
+
+from .._documents import from_json, to_json
+from .._errors import InvalidStateError, ShockError
+from .._rules.actions import Action
+from .._rules.config import GameConfig, Variant
+from .._rules.engine import sample_chance
+from ..bots import BOTS, Bot, make_bot
+from ..protocol import BadSeatError, StaleStepError, Table, error_document, read_action_message
+from ._store import Store, StoredAction, StoredTable, token_hash
+
+__all__ = [
+    "MAX_MCTS_ITERATIONS",
+    "Connection",
+    "Hub",
+    "LiveTable",
+    "RequestError",
+    "TableLimitError",
+    "draw_rng",
+    "read_bots",
+]
+
+log = logging.getLogger("shock_rules.server")
+
+#: The largest MCTS budget a table may ask for (``"mcts:N"``): a bound on one decision's time.
+MAX_MCTS_ITERATIONS: Final = 1000
+#: The pacing's jitter (not a secret, and not part of any game: no seed needed).
+_JITTER: Final = random.Random()
+#: Frames waiting for a connection that does not read them: past this, it is closed.
+MAX_QUEUED_FRAMES: Final = 512
+
+
+class RequestError(ShockError, ValueError):
+    """A request the server refuses (a bad ``POST /api/tables`` body)."""
+
+
+class TableLimitError(ShockError, RuntimeError):
+    """The server already has as many unfinished tables as it may."""
+
+
+def draw_rng(seed: str, step: int, purpose: str) -> random.Random:
+    """Return the generator for the decision at ``step`` of a table with secret ``seed``:
+    ``purpose`` is ``"chance"`` (a card dealt, a chest card, the first leader) or ``"bot"``.
+
+    Each decision gets its own generator, seeded from the seed, the step and the purpose
+    (``random.Random`` seeds from text with SHA-512, the same in every process), so a table
+    rebuilt from its stored actions after a restart draws exactly the cards and makes exactly
+    the bot moves it would have made: nothing but the seed needs saving.
+    """
+    return random.Random(f"{seed}:{purpose}:{step}")
+
+
+def read_bots(players: int, bots: object) -> dict[int, str]:
+    """Return the bot seats of a ``"bots"`` field (seat number as text → bot name); raise
+    :class:`RequestError` for a bad one."""
+    if not isinstance(bots, Mapping):
+        raise RequestError("bots: expected an object from seat to bot name")
+    out: dict[int, str] = {}
+    for key, name in bots.items():
+        if not (isinstance(key, str) and key in {str(s) for s in range(players)}):
+            raise RequestError(f"bots: invalid seat {str(key)[:20]!r}: expected 0-{players - 1}")
+        if not isinstance(name, str):
+            raise RequestError(f"bots: seat {key}: expected a bot name")
+        base, _, budget = name.strip().lower().partition(":")
+        if base not in BOTS or (budget and not (
+                base == "mcts" and budget.isascii() and budget.isdigit() and len(budget) < 6
+                and 1 <= int(budget) <= MAX_MCTS_ITERATIONS)):
+            raise RequestError(
+                f"bots: seat {key}: unknown bot {name[:40]!r}: expected one of {', '.join(BOTS)}"
+                f" (or mcts:N with N up to {MAX_MCTS_ITERATIONS})")
+        out[int(key)] = name.strip().lower()
+    return out
+
+
+@attrs.define(eq=False)
+class Connection:
+    """One WebSocket client of a table: its seat (``None``: a spectator), the last step it was
+    told about and the frames waiting to be sent to it."""
+
+    seat: int | None
+    seen: int = -1
+    queue: asyncio.Queue[str | None] = attrs.field(factory=asyncio.Queue)
+    #: Set when the connection must be closed (it stopped reading its frames).
+    overflow: bool = False
+    #: Whether the connection may answer its latest view whatever its message rate: a client
+    #: that plays as fast as the bots is never too fast.
+    answer: bool = False
+
+    def send(self, frame: str) -> None:
+        """Queue a frame (the connection's writer sends it)."""
+        if self.queue.qsize() >= MAX_QUEUED_FRAMES:
+            self.overflow = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(frame)
+
+
+class LiveTable:
+    """A table being played: its protocol table, its seats' token hashes, its bots, the
+    connections watching it; every change is stored before anyone hears of it."""
+
+    def __init__(self, stored: StoredTable, store: Store, *, bot_delay: float) -> None:
+        config = from_json(stored.config)
+        if not isinstance(config, GameConfig):
+            raise InvalidStateError(f"table {stored.id}: the stored config is not a config")
+        self.id = stored.id
+        self.config = config
+        self._store = store
+        self._seed = stored.seed
+        self._hashes = dict(stored.seats)
+        self.bot_names = dict(stored.bots)
+        self._bots: dict[int, Bot] = {s: make_bot(n) for s, n in stored.bots.items()}
+        self._bot_delay = bot_delay
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self._task: asyncio.Task[None] | None = None
+        #: Set when the table cannot go on (a bot failed, the store refused an action).
+        self.failed = False
+        #: Every action in the store, in step order (to go back to after a failed write).
+        self._stored = list(stored.actions)
+        self.table = self._replay(stored.actions)
+
+    def _replay(self, actions: tuple[StoredAction, ...]) -> Table:
+        table = Table(self.config)  # without an rng: chance comes from the stored actions
+        for a in actions:
+            if a.step != table.step:
+                raise InvalidStateError(
+                    f"table {self.id}: stored action at step {a.step}, expected {table.step}")
+            if a.seat is None:
+                table.chance(a.action)
+            else:
+                table.act(a.seat, a.action)
+        return table
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game is over."""
+        return self.table.is_over
+
+    def seat_of(self, token: str) -> int | None:
+        """Return the seat whose token this is, or ``None``; the hashes are compared in
+        constant time, and every seat is compared, so the time tells nothing."""
+        digest = token_hash(token)
+        found = None
+        for seat, stored in self._hashes.items():
+            if hmac.compare_digest(digest, stored):
+                found = seat
+        return found
+
+    # -- changes -------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Resolve any pending chance and let the bots play (after a restart too)."""
+        async with self.lock:
+            self._keep(self._resolve())
+            self._broadcast()
+            self._kick()
+
+    async def act(self, conn: Connection, text: str) -> dict[str, object] | None:
+        """Apply the action in a client's message for its seat; return the error document
+        to send back, or ``None`` when it was applied (and broadcast)."""
+        async with self.lock:
+            try:
+                action, sent = read_frame(text)
+                if conn.seat is None:
+                    return error_document(_spectator_error(), self.table.step)
+                if self.failed:  # logged when it failed
+                    return error_document(RuntimeError(), self.table.step)
+                if sent != self.table.step:
+                    raise StaleStepError(
+                        f"'{action}' was decided at step {sent}, but the table is at step"
+                        f" {self.table.step}: decide again on the current view",
+                        sent=sent, current=self.table.step)
+                self._apply(conn.seat, action)
+            except ShockError as exc:
+                return error_document(exc, self.table.step)
+            except Exception:
+                log.exception("table %s: a message failed", self.id)
+                return error_document(RuntimeError(), self.table.step)
+            self._broadcast()
+            self._kick()
+            return None
+
+    def _apply(self, seat: int, action: Action) -> None:
+        """Apply an action of ``seat`` (raising, unchanged, if it is not legal), resolve the
+        chance steps it leads to, and store them all before anyone hears of them."""
+        step = self.table.step
+        self.table.act(seat, action)
+        self._keep([StoredAction(step, seat, str(action)), *self._resolve()])
+
+    def _resolve(self) -> list[StoredAction]:
+        """Resolve chance (each outcome drawn from the seed and its step); return the steps
+        taken."""
+        taken = []
+        while self.table.to_act is None and not self.table.is_over:
+            step = self.table.step
+            outcome = sample_chance(self.table.state, draw_rng(self._seed, step, "chance"))
+            self.table.chance(outcome)
+            taken.append(StoredAction(step, None, str(outcome)))
+        return taken
+
+    def _keep(self, actions: list[StoredAction]) -> None:
+        """Store actions the table has applied; if the store refuses them, put the table back
+        at its last stored step, and stop it (a restarted server resumes it from there)."""
+        if not actions:
+            return
+        try:
+            self._store.append_actions(self.id, actions)
+        except BaseException:
+            self.failed = True
+            self.table = self._replay(tuple(self._stored))
+            raise
+        self._stored += actions
+
+    def _kick(self) -> None:
+        seat = self.table.to_act
+        if (seat in self._bots and not self.failed
+                and (self._task is None or self._task.done())):
+            self._task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        try:
+            while True:
+                async with self.lock:
+                    seat = self.table.to_act
+                    if seat is None or seat not in self._bots or self.failed:
+                        return
+                    step = self.table.step
+                    view = self.table.view(seat)
+                if self._bot_delay > 0:
+                    # A little jitter, as a person's pace would have (and tables started
+                    # together do not stay in step); the bot's decision does not depend on it.
+                    await asyncio.sleep(self._bot_delay * _JITTER.uniform(0.75, 1.25))
+                bot, rng = self._bots[seat], draw_rng(self._seed, step, "bot")
+                if self.bot_names[seat].startswith("mcts"):
+                    # MCTS thinks for a tenth of a second or more: off the event loop. The
+                    # others decide in tens of microseconds, less than a thread's hand-over.
+                    action = await asyncio.to_thread(bot.choose, view, rng)
+                else:
+                    action = bot.choose(view, rng)
+                    await asyncio.sleep(0)  # let the other tables and connections in
+                async with self.lock:
+                    if self.table.step != step:
+                        continue
+                    self._apply(seat, action)
+                    self._broadcast()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.failed = True
+            log.exception("table %s: its bots stopped", self.id)
+
+    async def stop(self) -> None:
+        """Stop the bots (the server is shutting down)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    # -- what clients hear ---------------------------------------------------------------------
+
+    def join(self, conn: Connection) -> None:
+        """Add a connection and queue its first frame (call with the lock held)."""
+        self.connections.add(conn)
+        self._send_view(conn, {})
+
+    def leave(self, conn: Connection) -> None:
+        """Forget a connection."""
+        self.connections.discard(conn)
+
+    def _broadcast(self) -> None:
+        views: dict[int | None, dict[str, object]] = {}
+        for conn in list(self.connections):
+            self._send_view(conn, views)
+
+    def _send_view(self, conn: Connection, views: dict[int | None, dict[str, object]]) -> None:
+        step = self.table.step
+        doc = views.get(conn.seat)
+        if doc is None:
+            doc = views[conn.seat] = self.table.view_document(conn.seat)
+        events = self.table.events_document(conn.seat, conn.seen)["events"]
+        conn.seen = step
+        conn.answer = True
+        conn.send(json.dumps({"type": "view", "seat": conn.seat, "view": doc, "events": events},
+                             separators=(",", ":")))
+
+
+def _spectator_error() -> ShockError:
+    return BadSeatError("a spectator cannot act: connect with a seat's token")
+
+
+def read_frame(text: str) -> tuple[Action, int]:
+    """Return the action and the step of a client's ``{"type": "action", "action": ...,
+    "step": N}`` message; raise :class:`~shock_rules.InvalidStateError` for a message of
+    another shape and :class:`~shock_rules.InvalidNotationError` for an unreadable action."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise InvalidStateError("invalid message: not valid JSON") from None
+    if not isinstance(data, dict):
+        raise InvalidStateError("invalid message: expected a JSON object")
+    if data.get("type") != "action":
+        raise InvalidStateError(
+            f"invalid message: expected type 'action', not {str(data.get('type'))[:40]!r}")
+    unknown = sorted(set(data) - {"type", "action", "step"})
+    if unknown:
+        raise InvalidStateError(f"invalid message: unknown field {unknown[0][:40]!r}")
+    step = data.get("step")
+    if type(step) is not int or step < 0:
+        raise InvalidStateError("invalid message: step: expected the step of the view it was"
+                                f" decided on, not {str(step)[:40]!r}")
+    body = data.get("action")
+    if isinstance(body, dict):
+        body = {k: v for k, v in body.items() if k != "step"}
+    elif not isinstance(body, str):
+        raise InvalidStateError("invalid message: action: expected its notation or an object")
+    action, _ = read_action_message(body)
+    return action, step
+
+
+class Hub:
+    """Every table of a server, its store and its limits."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 1000) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.max_tables = max_tables
+        self.tables: dict[str, LiveTable] = {}
+
+    def load(self) -> None:
+        """Rebuild every stored table from its actions; a table that fails to rebuild is
+        logged and left out, the others load."""
+        for stored in self.store.load_tables():
+            try:
+                self.tables[stored.id] = LiveTable(stored, self.store, bot_delay=self.bot_delay)
+            except Exception:
+                log.exception("table %s: could not be restored", stored.id)
+
+    async def start(self) -> None:
+        """Let every loaded table go on (pending chance, bots)."""
+        for live in list(self.tables.values()):
+            try:
+                await live.start()
+            except Exception:
+                live.failed = True
+                log.exception("table %s: could not be resumed", live.id)
+
+    async def stop(self) -> None:
+        """Stop every table's bots and close the connections' writers."""
+        for live in self.tables.values():
+            await live.stop()
+            for conn in list(live.connections):
+                conn.queue.put_nowait(None)
+
+    def open_tables(self) -> int:
+        """Return how many tables are not over."""
+        return sum(1 for t in self.tables.values() if not t.is_over)
+
+    async def create(self, players: int, variant: str, bots: object
+                     ) -> tuple[str, dict[int, str]]:
+        """Create, store and start a table; return its id and each human seat's token."""
+        try:
+            config = GameConfig(players=players, variant=Variant(variant))
+        except (ValueError, ShockError) as exc:
+            raise RequestError(str(exc)) from None
+        bot_seats = read_bots(players, bots)
+        if self.open_tables() >= self.max_tables:
+            raise TableLimitError(f"the server has {self.max_tables} unfinished tables already:"
+                                  " try again later")
+        tokens = {s: secrets.token_urlsafe(32) for s in range(players) if s not in bot_seats}
+        table_id = secrets.token_urlsafe(9)
+        while table_id in self.tables:  # pragma: no cover - 72 random bits
+            table_id = secrets.token_urlsafe(9)
+        stored = StoredTable(id=table_id, config=to_json(config), bots=bot_seats,
+                             seats={s: token_hash(t) for s, t in tokens.items()},
+                             seed=secrets.token_hex(16), created=time.time())
+        self.store.create_table(stored)
+        live = self.tables[table_id] = LiveTable(stored, self.store, bot_delay=self.bot_delay)
+        log.info("table %s: created, %d players, %d bots", table_id, players, len(bot_seats))
+        await live.start()
+        return table_id, tokens
