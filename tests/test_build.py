@@ -54,3 +54,14 @@ def test_the_hook_compiles_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> N
     assert HOOK["compile_requested"]() is False
     monkeypatch.setenv("SHOCK_RULES_COMPILE", "1")
     assert HOOK["compile_requested"]() is True
+
+
+def test_only_a_compiled_build_asks_for_mypy(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hatchling.build
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.delenv("SHOCK_RULES_COMPILE", raising=False)
+    assert hatchling.build.get_requires_for_build_wheel() == []
+    monkeypatch.setenv("SHOCK_RULES_COMPILE", "1")
+    needs = hatchling.build.get_requires_for_build_wheel()
+    assert "mypy>=1.8" in needs and "setuptools>=61" in needs
