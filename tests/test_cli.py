@@ -580,7 +580,8 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
     assert exc.value.code == 0
-    assert capsys.readouterr().out == f"shock-rules {sr.__version__}\n"
+    build = "compiled" if sr.COMPILED else "pure"
+    assert capsys.readouterr().out == f"shock-rules {sr.__version__} ({build})\n"
 
 
 @pytest.mark.parametrize(("argv", "prefix"), [

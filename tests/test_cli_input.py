@@ -183,4 +183,5 @@ def test_demo_and_replay_work_without_rich(tmp_path: Path) -> None:
 def test_python_m_shock_rules_cli_version() -> None:
     done = subprocess.run([sys.executable, "-m", "shock_rules.cli", "--version"],
                           capture_output=True, text=True, check=False)
-    assert (done.returncode, done.stdout) == (0, f"shock-rules {sr.__version__}\n")
+    build = "compiled" if sr.COMPILED else "pure"
+    assert (done.returncode, done.stdout) == (0, f"shock-rules {sr.__version__} ({build})\n")

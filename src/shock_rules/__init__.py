@@ -60,6 +60,7 @@ from ._notation.position import format_position, parse_position
 from ._notation.script import apply_all, deal_hands, parse_cards
 from ._notation.transcript import describe_event, transcript
 from ._public import publish
+from ._rules import engine as _engine
 from ._rules.actions import Action, ActionKind, parse_action
 from ._rules.cards import Card, Suit, parse_card
 from ._rules.check import check_state
@@ -115,8 +116,14 @@ from .record import (
 
 __version__ = "0.1.0"
 
+#: Whether this is the compiled build: the rule modules built as C extensions by mypyc
+#: (``SHOCK_RULES_COMPILE=1 pip install shock-rules``), not the pure-Python package. Both
+#: builds play by the same rules and pass the same tests; the compiled one is faster.
+COMPILED: bool = not _engine.__file__.endswith(".py")
+
 __all__ = [
     "CHANCE",
+    "COMPILED",
     "SCHEMA",
     "Action",
     "ActionKind",

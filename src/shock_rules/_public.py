@@ -24,11 +24,16 @@ PUBLIC_MODULES = frozenset({
 
 def publish(module: str, namespace: Mapping[str, object], names: Iterable[str]) -> None:
     """Set ``__module__`` to ``module`` for the classes and functions of ``names`` that are
-    defined below ``module`` in a module that is not public itself."""
+    defined below ``module`` in a module that is not public itself.
+
+    In the compiled build (:data:`shock_rules.COMPILED`) the functions of the compiled modules
+    are built-in functions, whose ``__module__`` is set alike."""
     for name in names:
         obj = namespace[name]
-        if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+        if not (inspect.isclass(obj) or inspect.isfunction(obj) or inspect.isbuiltin(obj)):
             continue
-        home = obj.__module__
+        home = getattr(obj, "__module__", None)
+        if not isinstance(home, str):
+            continue
         if home.startswith(module + ".") and home not in PUBLIC_MODULES:
             obj.__module__ = module

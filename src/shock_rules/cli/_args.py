@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final, NoReturn, TextIO
 
-from .. import __version__
+from .. import COMPILED, __version__
 from .._errors import QUOTE_LIMIT, ShockError, quoted
 from .._rules.config import Variant
 from ..bots import BOTS, make_bot
@@ -58,10 +58,9 @@ _LONG_RUN: Final = re.compile(r"\S{" + str(QUOTE_LIMIT + 1) + ",}")
 
 
 def version_text() -> str:
-    """Return what ``shock-rules --version`` prints: ``shock-rules <version>``."""
-    # The one place that describes the build: a later change appends the build kind here,
-    # e.g. " (compiled)" or " (pure)".
-    return f"{PROG} {__version__}"
+    """Return what ``shock-rules --version`` prints: ``shock-rules <version> (<build>)``, the
+    build being ``compiled`` (mypyc) or ``pure`` (see :data:`shock_rules.COMPILED`)."""
+    return f"{PROG} {__version__} ({'compiled' if COMPILED else 'pure'})"
 
 
 def clip(text: str, limit: int = QUOTE_LIMIT) -> str:

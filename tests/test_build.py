@@ -1,0 +1,67 @@
+"""The two builds: pure Python, or the rule modules compiled by mypyc (``hatch_build.py``)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import os
+import runpy
+from pathlib import Path
+
+import pytest
+
+import shock_rules as sr
+
+ROOT = Path(__file__).resolve().parent.parent
+HOOK = runpy.run_path(str(ROOT / "hatch_build.py"))
+COMPILED_MODULES: tuple[str, ...] = HOOK["COMPILED_MODULES"]
+
+
+def _module_names() -> list[str]:
+    return [m.removesuffix(".py").replace("/", ".") for m in COMPILED_MODULES]
+
+
+def _is_extension(name: str) -> bool:
+    path = str(importlib.import_module(name).__file__)
+    return path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def test_compiled_says_whether_the_rule_modules_are_extensions() -> None:
+    assert type(sr.COMPILED) is bool
+    # All of them or none: a build never mixes compiled and pure rule modules.
+    assert {_is_extension(name) for name in _module_names()} == {sr.COMPILED}
+    assert "COMPILED" in sr.__all__
+
+
+def test_the_expected_build_is_running() -> None:
+    # CI sets SHOCK_RULES_EXPECT_COMPILED for each of its two runs, so that a compiled run
+    # that silently imported the pure sources fails instead of testing the pure build twice.
+    expected = os.environ.get("SHOCK_RULES_EXPECT_COMPILED")
+    if expected is not None:
+        assert sr.COMPILED is (expected == "1")
+
+
+def test_the_compiled_modules_exist_and_the_dict_swapping_ones_stay_pure() -> None:
+    src = ROOT / "src"
+    assert all((src / m).is_file() for m in COMPILED_MODULES)
+    # State's and Work's instances are made by swapping in an attribute dict (state.py).
+    assert "shock_rules/_rules/state.py" not in COMPILED_MODULES
+    assert "shock_rules/_rules/draft.py" not in COMPILED_MODULES
+
+
+def test_the_hook_compiles_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SHOCK_RULES_COMPILE", raising=False)
+    assert HOOK["compile_requested"]() is False
+    monkeypatch.setenv("SHOCK_RULES_COMPILE", "1")
+    assert HOOK["compile_requested"]() is True
+
+
+def test_only_a_compiled_build_asks_for_mypy(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hatchling.build
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.delenv("SHOCK_RULES_COMPILE", raising=False)
+    assert hatchling.build.get_requires_for_build_wheel() == []
+    monkeypatch.setenv("SHOCK_RULES_COMPILE", "1")
+    needs = hatchling.build.get_requires_for_build_wheel()
+    assert "mypy>=1.8" in needs and "setuptools>=61" in needs
