@@ -139,21 +139,7 @@ def _info_from_state(s: State) -> _Info:
     i.poisons_mine = mine
     i.potions_stored = s.potion_masks[seat].bit_count() - s.covered_masks[seat].bit_count()
     i.chest = list(s.chest_deck)
-    others_down = 0
-    for j, m in enumerate(s.face_down_masks):
-        if j != seat:
-            others_down |= m
-    seen = i.hand | (s.discard_mask & ~others_down) | s.face_down_masks[seat]
-    if s.trump_index >= 0:
-        seen |= 1 << s.trump_index
-    for p in s.trick:
-        if p.face_up or p.seat == seat:
-            seen |= p.card.bit
-    for m in s.poison_masks:
-        seen |= m
-    for m in s.potion_masks:
-        seen |= m
-    i.unseen = t.deck & ~seen
+    i.unseen = t.deck & ~_seen(s, seat)
     i.deck_size = s.pool_mask.bit_count()
     return i
 
@@ -760,7 +746,8 @@ def _shock_share(chest: _Chest, counts: Sequence[int]) -> float:
 
 
 def _seen(s: State, seat: int) -> int:
-    """Return the cards whose place ``seat`` knows (_info_from_state's seen cards)."""
+    """Return the cards whose place ``seat`` knows: its hand and face-down cards, the face-up
+    discard pile, the trump card, the face-up cards of the trick and every play area."""
     others_down = 0
     for j, m in enumerate(s.face_down_masks):
         if j != seat:
