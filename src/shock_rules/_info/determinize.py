@@ -136,7 +136,7 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
     except ShockError:
         raise
     except Exception as exc:  # a forged view: hand sizes or seats that no state has
-        raise InvalidStateError(f"invalid view: no state fits it ({exc!r:.200})") from None
+        raise InvalidStateError(f"invalid view: no state fits it ({quoted(exc, 200)})") from None
 
 
 def _determinize(view: PlayerView, rng: random.Random) -> State:

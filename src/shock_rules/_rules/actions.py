@@ -106,8 +106,9 @@ class Action:
             need = "no argument"
         if not ok:
             raise InvalidNotationError(
-                f"invalid {kind.value} action (card={card!r:.40}, chest_card={chest_card!r:.40},"
-                f" seat={seat!r:.40}): it takes {need}")
+                f"invalid {kind.value} action (card={quoted(card, 40)},"
+                f" chest_card={quoted(chest_card, 40)}, seat={quoted(seat, 40)}):"
+                f" it takes {need}")
 
     @property
     def is_chance(self) -> bool:

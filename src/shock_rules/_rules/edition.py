@@ -234,7 +234,7 @@ class Edition:
         except EditionError:
             raise
         except Exception as exc:
-            raise EditionError(f"edition {quoted(name)}: malformed fields ({exc!r:.120})") \
+            raise EditionError(f"edition {quoted(name)}: malformed fields ({quoted(exc, 120)})") \
                 from None
         if checked != self:
             raise EditionError(f"edition {quoted(name)}: its fields are not in the form"

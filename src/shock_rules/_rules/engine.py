@@ -132,7 +132,7 @@ def _bad_state(state: object, exc: BaseException | None = None) -> InvalidStateE
     """
     if type(state) is not State:
         return InvalidStateError(f"invalid state: expected a State, not {type(state).__name__}")
-    return InvalidStateError(f"invalid state: the state is corrupt ({exc!r:.200})")
+    return InvalidStateError(f"invalid state: the state is corrupt ({quoted(exc, 200)})")
 
 
 def _check_rng(rng: object) -> None:
