@@ -374,13 +374,21 @@ def _leaks(frame: dict[str, Any], states: list[sr.State], who: int | None
     The view is checked against the state of its step; each event against the states before
     and after the step that caused it: a card hidden in both (dealt to another seat, played
     face down) must not show, one hidden before and shown after (played face up) may, and
-    one shown then may be hidden again later (gathered into the deck for a new round).
+    one shown then may be hidden again later (gathered into the deck for a new round), and
+    one played face up in the step is shown whatever the states around it say.
     """
     view = {k: v for k, v in frame["view"].items() if k != "events"}
     events = [*frame["events"], *frame["view"]["events"]]
+    # A card played face up is public from that step on, even when the same step also ends
+    # the round and gathers it into the deck again (hidden before, hidden after).
+    shown: dict[int, int] = {}
+    for e in events:
+        if e["event"] == "CardPlayed" and e["face_up"]:
+            shown[e["step"]] = shown.get(e["step"], 0) | sr.parse_card(e["card"]).bit
     parts = [(_secret_cards(states[view["step"]], who), view),
              *((_secret_cards(states[e["step"]], who)
-                & _secret_cards(states[max(e["step"] - 1, 0)], who), e) for e in events)]
+                & _secret_cards(states[max(e["step"] - 1, 0)], who)
+                & ~shown.get(e["step"], 0), e) for e in events)]
     leaked = []
     for secret, part in parts:
         text = json.dumps(part)
