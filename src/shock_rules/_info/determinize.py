@@ -26,7 +26,8 @@ import random
 from itertools import combinations
 
 from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
-from .._rules.cards import CARDS, iter_bits, mask_of
+from .._rules.bits import iter_bits
+from .._rules.cards import CARDS, mask_of
 from .._rules.check import load_state
 from .._rules.config import tables_for
 from .._rules.edition import ChestCard

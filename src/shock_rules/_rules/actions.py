@@ -65,7 +65,7 @@ _CARD_KINDS: Final = (
 )
 
 
-@attrs.frozen(repr=False, order=False)
+@attrs.frozen(repr=False, order=False, cache_hash=True)
 class Action:
     """One action. Build with the named constructors or :meth:`parse`.
 

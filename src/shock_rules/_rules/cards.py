@@ -9,12 +9,13 @@ are stored in :class:`~shock_rules.State`; the 44 :class:`Card` objects are inte
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 import attrs
 
 from .._errors import InvalidNotationError, quoted
+from .bits import iter_bits
 
 __all__ = ["Card", "Suit", "cards_of", "mask_of", "parse_card"]
 
@@ -71,7 +72,7 @@ def _check_rank(instance: object, attribute: object, value: int) -> None:
         raise InvalidNotationError(f"invalid rank {quoted(value)}: expected an integer 1-11")
 
 
-@attrs.frozen(repr=False, order=False)
+@attrs.frozen(repr=False, order=False, cache_hash=True)
 class Card:
     """A number card: a rank 1-11 and a suit.
 
@@ -171,14 +172,6 @@ def parse_card(text: str) -> Card:
             f"invalid card {quoted(text)}: expected a rank 1-11 then a suit letter H, S, D or C"
         )
     return card
-
-
-def iter_bits(mask: int) -> Iterator[int]:
-    """Yield the indexes of the set bits of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .draft import Work, put
+from .bits import put
+from .draft import Work
 from .events import ChestRevealed, ChestStopped, GemsGained, shared
 from .round import finish_trick
 from .state import Phase, Status

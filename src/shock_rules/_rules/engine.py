@@ -33,10 +33,11 @@ from .actions import (
     Action,
     ActionKind,
 )
+from .bits import put
 from .cards import CARDS, Card, Suit
 from .chest import reveal, stop
 from .config import GameConfig, Tables, tables_for
-from .draft import draft, draft_of, put
+from .draft import draft, draft_of
 from .events import (
     CardDealt,
     CardPlayed,

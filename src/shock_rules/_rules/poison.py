@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .cards import CARDS, iter_bits
+from .bits import iter_bits, put
+from .cards import CARDS
 from .chest import start_challenge
-from .draft import Work, put
+from .draft import Work
 from .events import PoisonCovered
 from .round import finish_trick
 from .state import Phase, Status

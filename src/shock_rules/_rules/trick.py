@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from .bits import put
 from .cards import RANKS
-from .draft import Work, put
+from .draft import Work
 from .events import (
     PoisonTaken,
     PotionTaken,
