@@ -365,18 +365,6 @@ def test_rollout_chest_draws_are_those_of_sample_chance() -> None:
     assert decks > 200
 
 
-def _count_playouts(bot: MCTSBot, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    calls = [0]
-    iterate = bot._iterate
-
-    def counted(*args: object) -> None:
-        calls[0] += 1
-        iterate(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(bot, "_iterate", counted)
-    return calls
-
-
 @pytest.mark.parametrize("paired", [True, False])
 def test_mcts_time_budget_stops_the_search_at_the_first_reading_past_it(
         paired: bool, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -392,14 +380,12 @@ def test_mcts_time_budget_stops_the_search_at_the_first_reading_past_it(
     ticks = itertools.count()
     monkeypatch.setattr(mcts_module, "_clock", lambda: float(next(ticks)))
     bot = MCTSBot(iterations=10**6, seconds=3.5, paired=paired)
-    calls = _count_playouts(bot, monkeypatch)
     assert bot.choose(v, random.Random(0)) in v.legal_actions
-    assert calls[0] == 3 * roots
+    assert bot.playouts == 3 * roots
     # A budget already spent still plays every root action out once.
     bot = MCTSBot(iterations=10**6, seconds=1e-9, paired=paired)
-    calls = _count_playouts(bot, monkeypatch)
     assert bot.choose(v, random.Random(0)) in v.legal_actions
-    assert calls[0] == roots
+    assert bot.playouts == roots
 
 
 def test_mcts_without_a_time_budget_never_reads_the_clock(
@@ -414,14 +400,16 @@ def test_mcts_without_a_time_budget_never_reads_the_clock(
     # Paired, whole rounds of one playout per root action: the budget rounded up to a round.
     playouts = -(-30 // cands) * cands
     bot = MCTSBot(iterations=30)
-    calls = _count_playouts(bot, monkeypatch)
     bot.choose(sr.view(s, s.actor), random.Random(0))
-    assert calls[0] == playouts
+    assert bot.playouts == playouts
     monkeypatch.setattr(mcts_module, "_clock", lambda: 0.0)
     bot = MCTSBot(iterations=30, seconds=0.2)
-    calls = _count_playouts(bot, monkeypatch)
     bot.choose(sr.view(s, s.actor), random.Random(0))
-    assert calls[0] == playouts
+    assert bot.playouts == playouts
+    # Unpaired, one playout per iteration; a decision the heuristic takes makes none.
+    bot = MCTSBot(iterations=7, paired=False)
+    bot.choose(sr.view(s, s.actor), random.Random(0))
+    assert bot.playouts == 7
 
 
 def test_mcts_ducks_the_trick_whose_poison_would_shock_it() -> None:

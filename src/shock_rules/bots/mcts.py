@@ -22,7 +22,8 @@ when paired, else one playout); the search stops when another round as long as t
 would end past the budget. A decision therefore takes at most the budget unless a round takes
 longer than the one before it, and then overruns by less than that round (a few milliseconds
 with 4 players). The first round is always completed, so that every root action has a
-playout. ``benchmarks/mcts_speed.py --seconds 0.2`` measures the time taken.
+playout. ``benchmarks/mcts_speed.py --seconds 0.2`` measures the time taken, and
+:attr:`MCTSBot.playouts` says how many playouts the last decision made.
 
 Only the decisions that shape the game are searched: which card to play face up, whether to
 withdraw (with the heuristic's choice of face-down card) and whether to reveal another chest
@@ -124,6 +125,9 @@ class MCTSBot:
         self.exploration = exploration
         #: Whether root actions are compared on shared determinizations and chance streams.
         self.paired = paired
+        #: The playouts of the last decision (0 when the heuristic decided it, or when it had
+        #: one legal action): with a time budget, how many the budget allowed.
+        self.playouts = 0
         self._fallback = HeuristicBot(caution)
         self._policy: Callable[[State], Action] = state_policy(caution)
 
@@ -156,6 +160,7 @@ class MCTSBot:
         acts = view.legal_actions
         if not view.my_turn or not acts:
             raise ValueError("the view has no legal actions: it is not this seat's turn")
+        self.playouts = 0
         if len(acts) == 1:
             return acts[0]
         clock = None if self.seconds is None else _Clock(self.seconds)
@@ -166,7 +171,7 @@ class MCTSBot:
             return self._fallback.choose(view, rng)
         root = _Node()
         if self.paired:
-            self._paired_search(root, view, first, me, rng, clock)
+            self.playouts = self._paired_search(root, view, first, me, rng, clock)
             # Every root action was played out equally often: take the best mean.
             best = max(root.children.items(),
                        key=lambda kv: (kv[1].value / max(kv[1].visits, 1), kv[1].visits))
@@ -174,16 +179,18 @@ class MCTSBot:
         for it in range(self.iterations):
             state = first if it == 0 else determinize(view, rng)
             self._iterate(root, state, me, rng)
+            self.playouts = it + 1
             if clock is not None and clock.stop():
                 break
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))
         return best[0]
 
     def _paired_search(self, root: _Node, view: PlayerView, first: State, me: int,
-                       rng: random.Random, clock: _Clock | None) -> None:
+                       rng: random.Random, clock: _Clock | None) -> int:
         """Play every root action out on the same determinization with the same stream of
         chance (common random numbers), so that the comparison between root actions is not
-        drowned by the luck of the deal and of the chest; below the root, UCT as usual."""
+        drowned by the luck of the deal and of the chest; below the root, UCT as usual.
+        Return the number of playouts."""
         cands = self._candidates(first)
         done = 0
         state = first
@@ -195,6 +202,7 @@ class MCTSBot:
             if clock is not None and clock.stop():
                 break
             state = determinize(view, rng)
+        return done
 
     def _iterate(self, root: _Node, state: State, me: int, rng: random.Random,
                  first_action: Action | None = None) -> None:
