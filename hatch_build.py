@@ -22,17 +22,27 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 #: The environment variable that turns compilation on ("1", "true" or "yes").
 SWITCH = "SHOCK_RULES_COMPILE"
 
-#: The modules compiled by mypyc, as paths below ``src/``. ``state.py`` and ``draft.py`` stay
-#: pure: ``State`` (an attrs class) and the draft ``Work`` are made by swapping in an attribute
-#: dict, which a native class does not have; ``probability.py`` too (a ``Fraction`` subclass
-#: that sets a slot in ``__new__``).
+#: The modules compiled by mypyc, as paths below ``src/``: the rule modules of a step, the
+#: checks that loaders and determinizations run, and the search bot with the heuristic policy
+#: of its playouts and its determinizations. ``draft.py`` is compiled too, but its ``Work``
+#: stays a regular class (see its decorator), since a draft is made by swapping in an attribute
+#: dict, which a native class does not have. ``state.py`` stays pure (``State`` is an attrs
+#: class made the same way, and mypyc cannot compile its attrs fields), as do ``events.py``
+#: (attrs classes) and ``probability.py`` (a ``Fraction`` subclass that sets a slot in
+#: ``__new__``).
 COMPILED_MODULES = (
+    "shock_rules/_rules/bits.py",
     "shock_rules/_rules/engine.py",
     "shock_rules/_rules/trick.py",
     "shock_rules/_rules/chest.py",
     "shock_rules/_rules/poison.py",
     "shock_rules/_rules/round.py",
     "shock_rules/_rules/pick.py",
+    "shock_rules/_rules/draft.py",
+    "shock_rules/_rules/check.py",
+    "shock_rules/_info/determinize.py",
+    "shock_rules/bots/heuristic.py",
+    "shock_rules/bots/mcts.py",
 )
 
 _SETUP = """

@@ -23,7 +23,8 @@ from typing import Final
 
 from .._info.view import PlayerView
 from .._rules.actions import DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action, ActionKind
-from .._rules.cards import CARDS, RANKS, iter_bits, mask_of
+from .._rules.bits import iter_bits
+from .._rules.cards import CARDS, RANKS, mask_of
 from .._rules.config import Tables, Variant, tables_for
 from .._rules.engine import legal_actions
 from .._rules.state import Phase, State, Status
@@ -286,7 +287,7 @@ class _Heuristic:
         chest card, and the poisons and potions it takes (K14-K21)."""
         t = i.tables
         bag = i.on_bag[i.seat]
-        gems: float = sum(g for _, _, _, g in i.trick) + t.icons[idx]
+        gems = float(sum(g for _, _, _, g in i.trick) + t.icons[idx])
         played = {s for s, _, _, _ in i.trick}
         for s in range(i.players):
             if s != i.seat and s not in played:
@@ -670,7 +671,7 @@ class _StatePolicy:
                             beat += (1.0 - beat) * lacks * (1.0 - (1.0 - tr) ** size)
                         hold *= 1.0 - beat
                 # _Heuristic._win_value
-                gems: float = trick_gems + t.icons[idx]
+                gems = float(trick_gems + t.icons[idx])
                 for g in extra:
                     gems += g
                 taken = low | up_cards
