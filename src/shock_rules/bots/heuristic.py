@@ -287,6 +287,8 @@ class _Heuristic:
         chest card, and the poisons and potions it takes (K14-K21)."""
         t = i.tables
         bag = i.on_bag[i.seat]
+        # A float from the start (the int converts exactly): the compiled build keeps a float
+        # variable as a C double and refuses to store an int in it.
         gems = float(sum(g for _, _, _, g in i.trick) + t.icons[idx])
         played = {s for s, _, _, _ in i.trick}
         for s in range(i.players):
@@ -671,7 +673,7 @@ class _StatePolicy:
                             beat += (1.0 - beat) * lacks * (1.0 - (1.0 - tr) ** size)
                         hold *= 1.0 - beat
                 # _Heuristic._win_value
-                gems = float(trick_gems + t.icons[idx])
+                gems = float(trick_gems + t.icons[idx])  # as in _Heuristic._win_value
                 for g in extra:
                     gems += g
                 taken = low | up_cards
