@@ -86,7 +86,31 @@ def test_new_game_defaults_to_four_players_and_rejects_non_configs() -> None:
 def test_apply_rejects_what_is_not_an_action() -> None:
     s = sr.new_game()
     with pytest.raises(sr.IllegalActionError, match="not an Action"):
-        sr.apply(s, "deal 7H")  # type: ignore[arg-type]
+        sr.apply(s, "deal 7H")  # type: ignore[call-overload]
+
+
+def test_apply_for_a_seat_takes_a_seat_number_or_chance_and_checks_the_turn() -> None:
+    # The same in both builds: the compiled apply must not refuse CHANCE, nor a bad seat with
+    # a TypeError, before its own checks.
+    rng = random.Random(4)
+    s = sr.new_game(sr.GameConfig(players=4))
+    deal = sr.sample_chance(s, rng)
+    after = sr.apply(s, deal, sr.CHANCE)
+    assert after == sr.apply(s, deal)
+    with pytest.raises(sr.IllegalActionError, match="cannot act now: chance must act"):
+        sr.apply(s, deal, 0)
+    for bad in ("0", 1.0, object(), [0]):
+        with pytest.raises(sr.InvalidArgumentError, match="invalid seat"):
+            sr.apply(s, deal, bad)  # type: ignore[call-overload]
+    s = sr.resolve_chance(s, rng)
+    seat = sr.current_player(s)
+    assert type(seat) is int
+    play = sr.legal_actions(s)[0]
+    assert sr.apply(s, play, seat) == sr.apply(s, play)
+    with pytest.raises(sr.IllegalActionError, match=f"cannot act now: seat {seat} must act"):
+        sr.apply(s, play, (seat + 1) % 4)
+    with pytest.raises(sr.IllegalActionError, match="cannot act now"):
+        sr.apply(s, play, sr.CHANCE)
 
 
 def test_states_are_hashable_values() -> None:

@@ -79,7 +79,7 @@ def test_after_the_game_is_over_every_action_is_an_error() -> None:
 def test_a_non_action_is_rejected() -> None:
     state = start(SUITS_4, "10C")
     with pytest.raises(sr.IllegalActionError, match="is not an Action"):
-        sr.apply(state, "play 1H")  # type: ignore[arg-type]
+        sr.apply(state, "play 1H")  # type: ignore[call-overload]
 
 
 @pytest.mark.rule("SETUP-1")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Final, TypeVar
+from typing import Final, TypeVar, overload
 
 from .._errors import (
     ConfigError,
@@ -341,12 +341,24 @@ _PHASE_KINDS: Final = (
 assert len(_PHASE_KINDS) == len(Phase)
 
 
-def apply(state: State, action: Action, seat: int | None = None) -> State:
+@overload
+def apply(state: State, action: Action) -> State: ...
+
+
+@overload
+def apply(state: State, action: Action, seat: int | ChanceMarker | None) -> State: ...
+
+
+# The implementation takes ``seat: object``: the compiled build checks the declared type of an
+# int-typed argument before the body runs and would raise TypeError, not the InvalidArgumentError
+# below (the overloads above give type checkers the real types).
+def apply(state: State, action: Action, seat: object = None) -> State:
     """Return the state after ``action``; the input state is never changed.
 
-    ``seat``, when given, is the seat the caller acts for; acting out of turn is then an
-    error too. Raise :class:`~shock_rules.IllegalActionError` naming the action, the seat and
-    the reason when the action is not legal now.
+    ``seat``, when given, is the seat the caller acts for (a seat number, or :data:`CHANCE`
+    for a chance outcome); acting out of turn is then an error too. Raise
+    :class:`~shock_rules.IllegalActionError` naming the action, the seat and the reason when
+    the action is not legal now.
 
     >>> s = new_game(GameConfig(players=3, first_leader=0))
     >>> apply(s, Action.parse("play 7H"))  # doctest: +ELLIPSIS
@@ -360,8 +372,7 @@ def apply(state: State, action: Action, seat: int | None = None) -> State:
     try:
         phase = state.phase
         if seat is not None:
-            given: object = seat  # any value may come in, whatever the annotation says
-            if type(given) is not int and given is not CHANCE:
+            if type(seat) is not int and seat is not CHANCE:
                 raise InvalidArgumentError(f"invalid seat {quoted(seat)}: expected a seat number")
             turn = current_player(state)
             if turn is not seat and turn != seat:
