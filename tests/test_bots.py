@@ -6,6 +6,7 @@ from __future__ import annotations
 import collections
 import itertools
 import random
+from collections.abc import Callable
 
 import attrs
 import pytest
@@ -286,6 +287,31 @@ def test_mcts_time_budget_and_arguments() -> None:
         MCTSBot(seconds=0)
     with pytest.raises(ValueError, match="not this seat's turn"):
         MCTSBot().choose(sr.view(s, (s.actor + 1) % 4), random.Random(0))
+
+
+@pytest.mark.parametrize(("make", "kwargs"), [
+    (MCTSBot, {"iterations": "120"}), (MCTSBot, {"iterations": 120.0}),
+    (MCTSBot, {"seconds": "0.2"}),
+    (MCTSBot, {"exploration": None}), (MCTSBot, {"exploration": float("nan")}),
+    (MCTSBot, {"caution": "high"}), (MCTSBot, {"paired": 1}),
+    (HeuristicBot, {"caution": None}), (HeuristicBot, {"reveal_margin": "0.25"}),
+    (HeuristicBot, {"caution": float("inf")}), (RandomBot, {"withdraw_rate": "0.1"}),
+])
+def test_bots_refuse_settings_of_the_wrong_kind_when_made(
+        make: Callable[..., object], kwargs: dict[str, object]) -> None:
+    # Refused at once, not at the first decision of a game. Both builds raise a TypeError:
+    # InvalidArgumentError, or the compiled build's own check of an int, float or bool
+    # parameter, which comes first there.
+    with pytest.raises(TypeError):
+        make(**kwargs)
+
+
+def test_bots_refuse_settings_out_of_range_when_made() -> None:
+    with pytest.raises(ValueError, match="exploration"):
+        MCTSBot(exploration=-0.5)
+    with pytest.raises(ValueError, match="withdraw_rate"):
+        RandomBot(-0.1)
+    assert MCTSBot(iterations=1, seconds=1, exploration=0, caution=1).seconds == 1
 
 
 @pytest.mark.parametrize("paired", [True, False])

@@ -6,6 +6,7 @@ undealt cards and other seats' face-down cards (K34), so a bot cannot cheat by c
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
@@ -18,6 +19,20 @@ from .._rules.engine import apply, new_game, sample_chance
 from .._rules.state import CHANCE_PHASES, Phase, State
 
 __all__ = ["Bot", "RandomBot", "play_game"]
+
+
+def check_number(name: str, value: object, *, integer: bool = False) -> None:
+    """Raise :class:`~shock_rules.InvalidArgumentError` (a ``TypeError``) unless ``value`` is a
+    finite number (an int when ``integer``): the bots' settings are checked when a bot is made,
+    not at its first decision. (The compiled build checks the declared types of int, float and
+    bool parameters itself, with a ``TypeError`` of its own, before this runs; it takes a bool
+    as a number, as Python does, so this does too.)
+    """
+    ok = isinstance(value, int) if integer else (
+        isinstance(value, (int, float)) and math.isfinite(value))
+    if not ok:
+        kind = "an integer" if integer else "a finite number"
+        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected {kind}")
 
 
 @runtime_checkable
@@ -46,6 +61,7 @@ class RandomBot:
     name = "random"
 
     def __init__(self, withdraw_rate: float = 0.1) -> None:
+        check_number("withdraw_rate", withdraw_rate)
         if not 0.0 <= withdraw_rate <= 1.0:
             raise ValueError(f"withdraw_rate must be between 0 and 1, not {withdraw_rate}")
         #: The chance of considering a withdrawal when one is possible.

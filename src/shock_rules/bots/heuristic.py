@@ -28,6 +28,7 @@ from .._rules.cards import CARDS, RANKS, mask_of
 from .._rules.config import Tables, Variant, tables_for
 from .._rules.engine import legal_actions
 from .._rules.state import Phase, State, Status
+from .base import check_number
 
 __all__ = ["CAUTION", "HeuristicBot", "state_policy"]
 
@@ -380,6 +381,8 @@ class HeuristicBot:
     name = "heuristic"
 
     def __init__(self, caution: float = CAUTION, reveal_margin: float = 0.25) -> None:
+        check_number("caution", caution)
+        check_number("reveal_margin", reveal_margin)
         self._h = _Heuristic(caution, reveal_margin)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:

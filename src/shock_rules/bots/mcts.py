@@ -47,12 +47,14 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Final
 
+from .._errors import InvalidArgumentError, quoted
 from .._info.determinize import determinize
 from .._info.view import PlayerView
 from .._rules.actions import WITHDRAW, Action, ActionKind
 from .._rules.config import Tables
 from .._rules.engine import apply, legal_actions, sample_chance
 from .._rules.state import Phase, State, Status
+from .base import check_number
 from .heuristic import CAUTION, HeuristicBot, card_tables, state_policy
 
 __all__ = ["MCTSBot"]
@@ -113,10 +115,19 @@ class MCTSBot:
     def __init__(self, iterations: int = 120, seconds: float | None = None,
                  exploration: float = 0.5, caution: float = CAUTION,
                  paired: bool = True) -> None:
+        check_number("iterations", iterations, integer=True)
+        if seconds is not None:
+            check_number("seconds", seconds)
+        check_number("exploration", exploration)
+        check_number("caution", caution)
+        if type(paired) is not bool:
+            raise InvalidArgumentError(f"invalid paired {quoted(paired)}: expected True or False")
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"seconds must be positive, not {seconds}")
+        if exploration < 0:
+            raise ValueError(f"exploration must not be negative, not {exploration}")
         #: The most playouts per decision.
         self.iterations = iterations
         #: The most time spent per decision, or ``None``.
