@@ -118,8 +118,7 @@ class MCTSBot:
         check_number("iterations", iterations, integer=True)
         if seconds is not None:
             check_number("seconds", seconds)
-        check_number("exploration", exploration)
-        check_number("caution", caution)
+        check_number("exploration", exploration)  # caution: HeuristicBot below checks it
         if type(paired) is not bool:
             raise InvalidArgumentError(f"invalid paired {quoted(paired)}: expected True or False")
         if iterations < 1:
