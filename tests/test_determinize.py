@@ -218,3 +218,53 @@ def test_the_feasibility_check_is_halls_condition() -> None:
         cuts = sorted(rng.randint(0, total) for _ in range(3))
         left = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], total - cuts[2]]
         assert _feasible(left, cap, allowed) == plain(left, cap, allowed)
+
+
+def test_the_tight_suits_decide_each_group_as_the_feasibility_check() -> None:
+    # _assign takes a card out of the counts and offers it the groups that meet no tight
+    # suit; that must be exactly the groups that _feasible accepts after the placement.
+    from shock_rules._info.determinize import _feasible, _tight_suits
+
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(5000):
+        groups = rng.randint(1, 6)
+        cap = [rng.randint(0, 4) for _ in range(groups)]
+        allowed = [rng.randint(1, 15) for _ in range(groups)]
+        total = sum(cap)
+        cuts = sorted(rng.randint(0, total) for _ in range(3))
+        left = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], total - cuts[2]]
+        if not total or not _feasible(left, cap, allowed):
+            continue
+        s = rng.choice([x for x in range(4) if left[x]])
+        left[s] -= 1
+        tight = _tight_suits(left, cap, allowed)
+        for g in range(groups):
+            if not cap[g] or not allowed[g] >> s & 1:
+                continue
+            cap[g] -= 1
+            assert (not allowed[g] & tight) == _feasible(left, cap, allowed)
+            cap[g] += 1
+            checked += 1
+    assert checked > 2000
+
+
+def test_redeterminize_draws_as_determinize_without_the_final_check() -> None:
+    # The search bots' unchecked draw: the same state from the same generator, and it passes
+    # the check that it leaves out, on views from every phase of seeded games.
+    from shock_rules._info.determinize import redeterminize
+
+    cases = 0
+    for seed in range(3):
+        state = new_game(GameConfig(players=3 + seed))
+        rng = random.Random(seed)
+        while not is_terminal(state):
+            for seat in range(state.players):
+                v = view(state, seat)
+                a = determinize(v, random.Random(cases))
+                b = redeterminize(v, random.Random(cases))
+                assert a == b and a.events == b.events and a.step == b.step
+                check_state(b)
+                cases += 1
+            state = random_step(state, rng, 6)
+    assert cases > 500

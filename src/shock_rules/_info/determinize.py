@@ -32,7 +32,7 @@ from .._rules.check import load_state
 from .._rules.config import tables_for
 from .._rules.edition import ChestCard
 from .._rules.events import CardDealt, CardPlayed, Event
-from .._rules.state import Play, State
+from .._rules.state import Play, State, from_fields
 from .view import HiddenCardDealt, HiddenCardPlayed, PlayerView
 
 __all__ = ["determinize"]
@@ -73,6 +73,35 @@ def _feasible(left: list[int], cap: list[int], allowed: list[int]) -> bool:
     return True
 
 
+def _tight_suits(left: list[int], cap: list[int], allowed: list[int]) -> int:
+    """Return the suits of the sets of suits that exactly fill the groups accepting them.
+
+    With the counts ``left`` and ``cap`` feasible but for one card just taken out of ``left``
+    (one more place than cards), putting that card in group ``g`` keeps them feasible iff
+    ``allowed[g]`` meets none of these suits: only the sets that group ``g`` serves lose a
+    place, and a set can spare one iff it has a free place now (Hall's condition, as in
+    :func:`_feasible`). One pass over the sets then decides every group, where testing
+    each group with :func:`_feasible` took a pass per group.
+    """
+    by_mask: dict[int, int] = {}
+    for c, a in zip(cap, allowed, strict=True):
+        if c:
+            by_mask[a] = by_mask.get(a, 0) + c
+    groups = tuple(by_mask.items())
+    tight = 0
+    for sset, suits in _SETS_SUITS:
+        need = 0
+        for s in suits:
+            need += left[s]
+        have = 0
+        for a, c in groups:
+            if a & sset:
+                have += c
+        if need == have:
+            tight |= sset
+    return tight
+
+
 def _assign(
     cards: list[int], cap: list[int], allowed: list[int], rng: random.Random
 ) -> list[int]:
@@ -97,15 +126,15 @@ def _assign(
     for i in order:
         s = CARDS[i].suit
         left[s] -= 1
+        # The counts stay feasible after each placement, so _tight_suits applies.
+        tight = _tight_suits(left, cap, allowed) if constrained else 0
         options: list[int] = []
         weights: list[int] = []
         for g, c in enumerate(cap):
-            if c and allowed[g] >> s & 1:
-                cap[g] -= 1
-                if not constrained or _feasible(left, cap, allowed):
-                    options.append(g)
-                    weights.append(c)
-                cap[g] += 1
+            a = allowed[g]
+            if c and a >> s & 1 and not a & tight:
+                options.append(g)
+                weights.append(c)
         g = rng.choices(options, weights)[0]
         cap[g] -= 1
         out[i] = g
@@ -132,15 +161,32 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
         raise InvalidStateError(f"invalid view: expected a PlayerView, not {type(view).__name__}")
     if not isinstance(rng, random.Random):
         raise InvalidArgumentError(f"invalid rng: expected a random.Random, not {quoted(rng)}")
+    return _guarded(view, rng, True)
+
+
+def _guarded(view: PlayerView, rng: random.Random, check: bool) -> State:
     try:
-        return _determinize(view, rng)
+        return _determinize(view, rng, check)
     except ShockError:
         raise
     except Exception as exc:  # a forged view: hand sizes or seats that no state has
         raise InvalidStateError(f"invalid view: no state fits it ({quoted(exc, 200)})") from None
 
 
-def _determinize(view: PlayerView, rng: random.Random) -> State:
+def redeterminize(view: PlayerView, rng: random.Random) -> State:
+    """Return another determinization of ``view``, which :func:`determinize` has already
+    accepted (internal, for search bots that draw many per decision).
+
+    The draw is the same as ``determinize``'s; only the final ``check_state`` is left out
+    (a sixth of a determinization's time). The argument checks and the state check of the
+    first draw covered the view; a later draw differs from it only in where the hidden cards
+    go, and ``_assign`` places them consistently (tests check that determinizations pass
+    ``check_state``).
+    """
+    return _guarded(view, rng, False)
+
+
+def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
     cfg = view.config
     t = tables_for(cfg)
     n = cfg.players
@@ -216,7 +262,7 @@ def _determinize(view: PlayerView, rng: random.Random) -> State:
             events.append(e)
 
     seats = view.seats
-    return load_state(
+    fields: dict[str, object] = dict(
         config=cfg, tables=t, phase=view.phase, round=view.round,
         trick_number=view.trick_number, leader=view.leader, actor=view.actor,
         trick=tuple(trick), hand_masks=tuple(hands), pool_mask=pool,
@@ -233,3 +279,4 @@ def _determinize(view: PlayerView, rng: random.Random) -> State:
         last_winner=view.last_winner, round_leader=view.round_leader, events=tuple(events),
         step=view.step,
     )
+    return load_state(**fields) if check else from_fields(fields)

@@ -48,7 +48,7 @@ from itertools import accumulate
 from typing import Final
 
 from .._errors import InvalidArgumentError, quoted
-from .._info.determinize import determinize
+from .._info.determinize import determinize, redeterminize
 from .._info.view import PlayerView
 from .._rules.actions import WITHDRAW, Action, ActionKind
 from .._rules.config import Tables
@@ -187,7 +187,7 @@ class MCTSBot:
                        key=lambda kv: (kv[1].value / max(kv[1].visits, 1), kv[1].visits))
             return best[0]
         for it in range(self.iterations):
-            state = first if it == 0 else determinize(view, rng)
+            state = first if it == 0 else redeterminize(view, rng)
             self._iterate(root, state, me, rng)
             self.playouts = it + 1
             if clock is not None and clock.stop():
@@ -211,7 +211,7 @@ class MCTSBot:
                 done += 1
             if clock is not None and clock.stop():
                 break
-            state = determinize(view, rng)
+            state = redeterminize(view, rng)
         return done
 
     def _iterate(self, root: _Node, state: State, me: int, rng: random.Random,
