@@ -23,6 +23,7 @@ during a round, so those cards were in its hand when it showed the void.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from itertools import combinations
 
 from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
@@ -129,13 +130,17 @@ def _assign(
         # The counts stay feasible after each placement, so _tight_suits applies.
         tight = _tight_suits(left, cap, allowed) if constrained else 0
         options: list[int] = []
-        weights: list[int] = []
+        cum: list[int] = []  # the cumulative free places of the options
+        free = 0
         for g, c in enumerate(cap):
             a = allowed[g]
             if c and a >> s & 1 and not a & tight:
                 options.append(g)
-                weights.append(c)
-        g = rng.choices(options, weights)[0]
+                free += c
+                cum.append(free)
+        # rng.choices(options, weights=free places)[0] with the cumulative weights at hand:
+        # the same draw from rng, without the library's list building (a tenth of _assign).
+        g = options[bisect(cum, rng.random() * (free + 0.0), 0, len(cum) - 1)]
         cap[g] -= 1
         out[i] = g
     return out
