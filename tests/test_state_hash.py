@@ -14,7 +14,7 @@ import attrs
 import pytest
 
 import shock_rules as sr
-from shock_rules._rules.state import fields_of, from_fields
+from shock_rules._rules.draft import fields_of, from_fields
 
 
 def _states(seed: int, count: int) -> list[sr.State]:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .bits import put
-from .draft import Work
-from .events import ChestRevealed, ChestStopped, GemsGained, shared
+from .draft import Work, shared
+from .events import ChestRevealed, ChestStopped, GemsGained
 from .round import finish_trick
 from .state import Phase, Status
 

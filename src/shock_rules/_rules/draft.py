@@ -1,5 +1,6 @@
-"""A draft of the next state, used while one step resolves a trick, a chest challenge or a
-round change (internal).
+"""Deriving the next state: a draft of it, used while one step resolves a trick, a chest
+challenge or a round change, the dict path of the frequent steps, and shared events
+(internal).
 
 The frequent steps (a card played mid-trick, a card dealt) build the next :class:`State`
 directly; the rarer, many-sided steps copy the state's fields into a :class:`Work`, let the
@@ -19,11 +20,46 @@ from typing import TypeVar
 from .bits import put
 from .config import GameConfig, Tables
 from .events import Event, Shocked
-from .state import Phase, Play, State, Status, fields_of, from_fields
+from .state import Phase, Play, State, Status, _set_dict
 
 _C = TypeVar("_C")
+_E = TypeVar("_E", bound=Event)
 _IN = Status.IN
 _new = object.__new__
+
+
+# These helpers live here, not in state.py or events.py, because this module is compiled in
+# the compiled build (those two define attrs classes, which mypyc cannot compile): called
+# from compiled code they run without an interpreter frame.
+
+
+def from_fields(fields: dict[str, object]) -> State:
+    """Return the state whose attribute dict is ``fields`` (internal fast path; the dict must
+    hold exactly the fields of :class:`State`, and is owned by the new state)."""
+    s = _new(State)
+    _set_dict(s, fields)
+    return s
+
+
+def fields_of(state: State) -> dict[str, object]:
+    """Return a fresh copy of a state's fields, to change and pass to :func:`from_fields`."""
+    return state.__dict__.copy()
+
+
+# Events are immutable values, so the engine reuses the frequent ones instead of building
+# each anew (an attrs constructor costs ~0.3 us; a trick or a chest reveal makes several).
+_SHARED: dict[tuple[object, ...], Event] = {}
+
+
+def shared(cls: type[_E], *args: object) -> _E:
+    """Return the event ``cls(*args)``, made once and shared (its fields must be hashable)."""
+    key = (cls, args)
+    found = _SHARED.get(key)
+    if found is None:
+        if len(_SHARED) > 50_000:  # user editions can have many chest cards: stay bounded
+            _SHARED.clear()
+        found = _SHARED[key] = cls(*args)
+    return found  # type: ignore[return-value]  # keyed by its class
 
 
 def draft(state: State) -> Work:

@@ -37,7 +37,7 @@ from .bits import put
 from .cards import CARDS, Card, Suit
 from .chest import reveal, stop
 from .config import GameConfig, Tables, tables_for
-from .draft import draft, draft_of
+from .draft import draft, draft_of, fields_of, from_fields, shared
 from .events import (
     CardDealt,
     CardPlayed,
@@ -46,13 +46,12 @@ from .events import (
     RoundStarted,
     TrumpRevealed,
     Withdrew,
-    shared,
 )
 from .pick import pick, picker
 from .poison import cover
 from .probability import fraction as _fraction
 from .round import next_deal_target
-from .state import CHANCE, ChanceMarker, Phase, Play, State, Status, fields_of, from_fields
+from .state import CHANCE, ChanceMarker, Phase, Play, State, Status
 from .trick import abandon_trick, resolve_trick
 
 _T = TypeVar("_T")

@@ -11,7 +11,6 @@ per-player view must filter them.
 from __future__ import annotations
 
 import enum
-from typing import TypeVar
 
 import attrs
 
@@ -231,21 +230,3 @@ class HiddenCardPlayed(Event):
     seat: int
     #: The gems placed on the card (1, or 2 with 3 players).
     gems: int
-
-
-# -- shared events ---------------------------------------------------------------------------
-# Events are immutable values, so the engine reuses the frequent ones instead of building
-# each anew (an attrs constructor costs ~0.3 us; a trick or a chest reveal makes several).
-_E = TypeVar("_E", bound=Event)
-_SHARED: dict[tuple[object, ...], Event] = {}
-
-
-def shared(cls: type[_E], *args: object) -> _E:
-    """Return the event ``cls(*args)``, made once and shared (its fields must be hashable)."""
-    key = (cls, args)
-    found = _SHARED.get(key)
-    if found is None:
-        if len(_SHARED) > 50_000:  # user editions can have many chest cards: stay bounded
-            _SHARED.clear()
-        found = _SHARED[key] = cls(*args)
-    return found  # type: ignore[return-value]  # keyed by its class

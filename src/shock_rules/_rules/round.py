@@ -7,8 +7,8 @@ variants), K27 (next round's leader), K28 (end of game).
 from __future__ import annotations
 
 from .config import ROUNDS, Variant
-from .draft import Work
-from .events import GameEnded, GemsBanked, RoundEnded, RoundEndReason, RoundStarted, shared
+from .draft import Work, shared
+from .events import GameEnded, GemsBanked, RoundEnded, RoundEndReason, RoundStarted
 from .state import Phase, Status
 
 _IN = Status.IN

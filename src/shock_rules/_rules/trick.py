@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from .bits import put
 from .cards import RANKS
-from .draft import Work
+from .draft import Work, shared
 from .events import (
     PoisonTaken,
     PotionTaken,
     RoundEndReason,
     TrickAbandoned,
     TrickWon,
-    shared,
 )
 from .poison import apply_potions
 from .round import end_round
