@@ -32,6 +32,7 @@ SWITCH = "SHOCK_RULES_COMPILE"
 #: ``__new__``).
 COMPILED_MODULES = (
     "shock_rules/_rules/bits.py",
+    "shock_rules/_rules/tables.py",
     "shock_rules/_rules/engine.py",
     "shock_rules/_rules/trick.py",
     "shock_rules/_rules/chest.py",

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 import shock_rules as sr
-from shock_rules._rules.config import tables_for
+from shock_rules._rules.tables import tables_for
 
 
 def _positions(seed: int, games: int = 6) -> list[sr.State]:

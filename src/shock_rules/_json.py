@@ -44,10 +44,11 @@ from ._rules import events as _events
 from ._rules.actions import Action, ActionKind, parse_action
 from ._rules.cards import Card, Suit, cards_of, parse_card
 from ._rules.check import load_state
-from ._rules.config import GameConfig, Variant, tables_for
+from ._rules.config import GameConfig, Variant
 from ._rules.edition import ChestCard, Edition, parse_chest_card
 from ._rules.events import Event, RoundEndReason
 from ._rules.state import Phase, Play, State, Status
+from ._rules.tables import tables_for
 
 __all__ = [
     "SCHEMA",

@@ -30,11 +30,11 @@ from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quote
 from .._rules.bits import iter_bits
 from .._rules.cards import CARDS, mask_of
 from .._rules.check import load_state
-from .._rules.config import tables_for
 from .._rules.draft import from_fields
 from .._rules.edition import ChestCard
 from .._rules.events import CardDealt, CardPlayed, Event
 from .._rules.state import Play, State
+from .._rules.tables import tables_for
 from .view import HiddenCardDealt, HiddenCardPlayed, PlayerView
 
 __all__ = ["determinize"]

@@ -28,7 +28,7 @@ import attrs
 from .._errors import InvalidArgumentError, quoted
 from .._rules.actions import Action
 from .._rules.cards import CARDS, Card, Suit, cards_of
-from .._rules.config import GameConfig, tables_for
+from .._rules.config import GameConfig
 from .._rules.edition import ChestCard
 from .._rules.engine import legal_actions
 from .._rules.events import CardDealt, CardPlayed, Event, HiddenCardDealt, HiddenCardPlayed
@@ -41,6 +41,7 @@ from .._rules.state import (
     _lead_seat,
     expect_state,
 )
+from .._rules.tables import tables_for
 
 __all__ = [
     "HiddenCardDealt",

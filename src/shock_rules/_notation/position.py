@@ -56,9 +56,10 @@ from typing import Final
 from .._errors import ConfigError, InvalidNotationError, InvalidStateError, ShockError, quoted
 from .._rules.cards import CARDS, Suit, cards_of, parse_card
 from .._rules.check import load_state
-from .._rules.config import GameConfig, Variant, tables_for
+from .._rules.config import GameConfig, Variant
 from .._rules.edition import ChestCard, Edition, parse_chest_card
 from .._rules.state import Phase, Play, State, Status, expect_state
+from .._rules.tables import tables_for
 
 __all__ = ["format_position", "parse_position"]
 

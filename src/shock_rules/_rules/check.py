@@ -12,9 +12,10 @@ from typing import Any, Final
 
 from .._errors import InvalidStateError
 from .cards import CARDS, Card, Suit
-from .config import ROUNDS, GameConfig, Tables, Variant, tables_for
+from .config import ROUNDS, GameConfig, Variant
 from .round import deal_target
 from .state import Phase, Play, State, Status
+from .tables import Tables, tables_for
 
 __all__ = ["check_state", "load_state"]
 

@@ -8,18 +8,15 @@ A :class:`GameConfig` is validated when it is created; everything the engine der
 from __future__ import annotations
 
 import enum
-import functools
-from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
 import attrs
 
 from .._errors import ConfigError, quoted
-from .cards import CARDS, NUM_CARDS, Suit
-from .edition import ChestCard, Edition
+from .edition import Edition
 
 if TYPE_CHECKING:
-    from .actions import Action
+    pass
 
 __all__ = ["GameConfig", "Variant"]
 
@@ -111,70 +108,3 @@ class GameConfig:
     def ranks(self) -> range:
         """The ranks in play: 2-10 (3 players), 1-10 (4), 1-11 (5) (K3)."""
         return {3: range(2, 11), 4: range(1, 11), 5: range(1, 12)}[self.players]
-
-
-@attrs.frozen(eq=False)
-class Tables:
-    """Lookup tables derived from a config, built once and shared by all states (internal)."""
-
-    players: int
-    hand_size: int
-    face_down_gems: int
-    deck: int  # bitmask of the number cards in play
-    icons: tuple[int, ...]  # gem icons by card index
-    poison_of: tuple[int, ...]  # poison type index by card index, -1 if none
-    poison_cards: int  # bitmask of poison number cards
-    potion_cards: int  # bitmask of potion cards
-    type_masks: tuple[int, ...]  # poison number cards by poison type
-    chest_cards: tuple[ChestCard, ...]  # distinct chest cards
-    chest_index: dict[ChestCard, int]  # position of each chest card in chest_cards
-    chest_counts: tuple[int, ...]  # how many of each in a full chest deck
-    chest_poison: tuple[int, ...]  # poison type index by chest card, -1 for gem cards
-    supply: int  # starting supply value (K29)
-    suit_masks: tuple[int, ...]
-    # Chest outcomes by chest-deck contents, filled by the engine. It lives here, not in a
-    # module-level dict keyed by id(), so it can never outlive these tables' chest cards.
-    chest_outcomes: dict[tuple[int, ...], tuple[tuple[Action, Fraction], ...]] = attrs.field(
-        factory=dict, repr=False
-    )
-
-
-@functools.lru_cache(maxsize=64)
-def tables_for(config: GameConfig) -> Tables:
-    """Return the lookup tables of a config (cached)."""
-    ed = config.edition
-    types = ed.poison_types
-    deck = 0
-    for c in CARDS:
-        if c.rank in config.ranks:
-            deck |= c.bit
-    icons = [0] * NUM_CARDS
-    for card, n in ed.gem_icons:
-        icons[card.index] = n
-    poison_of = [-1] * NUM_CARDS
-    type_masks = [0] * len(types)
-    for card, t in ed.poisons:
-        poison_of[card.index] = types.index(t)
-        type_masks[types.index(t)] |= card.bit
-    potions = 0
-    for card in ed.potions:
-        potions |= card.bit
-    return Tables(
-        players=config.players,
-        hand_size=config.hand_size,
-        face_down_gems=config.face_down_gems,
-        deck=deck,
-        icons=tuple(icons),
-        poison_of=tuple(poison_of),
-        poison_cards=sum(c.bit for c, _ in ed.poisons),
-        potion_cards=potions,
-        type_masks=tuple(type_masks),
-        chest_cards=tuple(c for c, _ in ed.chest),
-        chest_index={c: i for i, (c, _) in enumerate(ed.chest)},
-        chest_counts=tuple(n for _, n in ed.chest),
-        chest_poison=tuple(
-            types.index(c.poison) if c.poison is not None else -1 for c, _ in ed.chest
-        ),
-        supply=ed.supply_total,
-        suit_masks=tuple(s.mask for s in Suit),
-    )

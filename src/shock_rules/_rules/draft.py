@@ -18,9 +18,10 @@ from __future__ import annotations
 from typing import TypeVar
 
 from .bits import put
-from .config import GameConfig, Tables
+from .config import GameConfig
 from .events import Event, Shocked
 from .state import Phase, Play, State, Status, _set_dict
+from .tables import Tables
 
 _C = TypeVar("_C")
 _E = TypeVar("_E", bound=Event)

@@ -36,7 +36,7 @@ from .actions import (
 from .bits import put
 from .cards import CARDS, Card, Suit
 from .chest import reveal, stop
-from .config import GameConfig, Tables, tables_for
+from .config import GameConfig
 from .draft import draft, draft_of, fields_of, from_fields, shared
 from .events import (
     CardDealt,
@@ -52,6 +52,7 @@ from .poison import cover
 from .probability import fraction as _fraction
 from .round import next_deal_target
 from .state import CHANCE, ChanceMarker, Phase, Play, State, Status
+from .tables import Tables, tables_for
 from .trick import abandon_trick, resolve_trick
 
 _T = TypeVar("_T")

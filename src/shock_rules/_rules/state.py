@@ -16,9 +16,10 @@ import attrs
 
 from .._errors import InvalidStateError
 from .cards import CARDS, Card, Suit, cards_of
-from .config import GameConfig, Tables
+from .config import GameConfig
 from .edition import ChestCard
 from .events import Event
+from .tables import Tables
 
 __all__ = ["CHANCE", "ChanceMarker", "Phase", "Play", "PoisonCard", "State", "Status"]
 

@@ -25,9 +25,10 @@ from .._info.view import PlayerView
 from .._rules.actions import DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action, ActionKind
 from .._rules.bits import iter_bits
 from .._rules.cards import CARDS, RANKS, mask_of
-from .._rules.config import Tables, Variant, tables_for
+from .._rules.config import Variant
 from .._rules.engine import legal_actions
 from .._rules.state import Phase, State, Status
+from .._rules.tables import Tables, tables_for
 from .base import check_number
 
 __all__ = ["CAUTION", "HeuristicBot", "state_policy"]

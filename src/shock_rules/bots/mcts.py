@@ -51,9 +51,9 @@ from .._errors import InvalidArgumentError, quoted
 from .._info.determinize import determinize, redeterminize
 from .._info.view import PlayerView
 from .._rules.actions import WITHDRAW, Action, ActionKind
-from .._rules.config import Tables
 from .._rules.engine import apply, legal_actions, sample_chance
 from .._rules.state import Phase, State, Status
+from .._rules.tables import Tables
 from .base import check_number
 from .heuristic import CAUTION, HeuristicBot, card_tables, state_policy
 

@@ -84,8 +84,9 @@ from .._errors import ShockError
 from .._info.view import PlayerView
 from .._rules.actions import COVER, DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action
 from .._rules.cards import NUM_CARDS, Card
-from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig, Variant, tables_for
+from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig, Variant
 from .._rules.state import Phase, Status
+from .._rules.tables import tables_for
 
 __all__ = [
     "GEM_BOUND",

@@ -45,7 +45,7 @@ from .._info.view import view
 from .._notation.position import format_position
 from .._rules.actions import DEAL, LEADER, TRUMP, Action, ActionKind
 from .._rules.cards import NUM_CARDS
-from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig, tables_for
+from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig
 from .._rules.engine import (
     apply,
     chance_outcomes,
@@ -56,6 +56,7 @@ from .._rules.engine import (
     new_game,
 )
 from .._rules.state import CHANCE, Phase, State
+from .._rules.tables import tables_for
 from ._encoding import NUM_ACTIONS, action_index, action_of, encode, layout, observation_size
 from ._rewards import final_rewards, reward_bounds
 from ._text import table_text
