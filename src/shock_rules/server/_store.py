@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import math
 import sqlite3
 import threading
 import time
@@ -14,6 +16,8 @@ from typing import Protocol
 import attrs
 
 __all__ = ["SQLiteStore", "Store", "StoredAction", "StoredTable", "token_hash"]
+
+log = logging.getLogger("shock_rules.server")
 
 
 def token_hash(token: str) -> str:
@@ -81,6 +85,9 @@ class Store(Protocol):
         ...
 
 
+_SELECT_TABLES = "SELECT id, config, bots, seats, seed, created FROM tables"
+_SELECT_ACTIONS = "SELECT table_id, step, seat, action FROM actions"
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -118,6 +125,10 @@ class SQLiteStore:
         self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        # A file of another program may have relations of these names with other columns:
+        # say so now, not when the tables are loaded.
+        self._db.execute(f"{_SELECT_TABLES} LIMIT 0").fetchall()
+        self._db.execute(f"{_SELECT_ACTIONS} LIMIT 0").fetchall()
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if self.path != ":memory:" and checkpoint_every > 0:
@@ -174,19 +185,24 @@ class SQLiteStore:
             [(table_id, a.step, a.seat, a.action) for a in actions])
 
     def load_tables(self) -> list[StoredTable]:
-        """Return every table, oldest first, with its actions in step order."""
+        """Return every table, oldest first, with its actions in step order.
+
+        A row that cannot be read (a column of the wrong type, a seat map that is not one) is
+        logged, without its contents, and left out: the other tables load.
+        """
         with self._lock:
-            rows = self._db.execute(
-                "SELECT id, config, bots, seats, seed, created FROM tables"
-                " ORDER BY created, id").fetchall()
-            acts: dict[str, list[StoredAction]] = {}
+            rows = self._db.execute(f"{_SELECT_TABLES} ORDER BY created, id").fetchall()
+            acts: dict[object, list[StoredAction]] = {}
             for table_id, step, seat, action in self._db.execute(
-                    "SELECT table_id, step, seat, action FROM actions ORDER BY table_id, step"):
+                    f"{_SELECT_ACTIONS} ORDER BY table_id, step"):
                 acts.setdefault(table_id, []).append(StoredAction(step, seat, action))
-        return [StoredTable(id=r[0], config=r[1], bots=_read_seat_map(r[2]),
-                            seats=_read_seat_map(r[3]), seed=r[4], created=r[5],
-                            actions=tuple(acts.get(r[0], ())))
-                for r in rows]
+        tables = []
+        for r in rows:
+            try:
+                tables.append(_read_table(r, tuple(acts.get(r[0], ()))))
+            except _BadRow as exc:
+                log.error("table %s: could not be restored: %s", _id_text(r[0]), exc)
+        return tables
 
     def close(self) -> None:
         """Close the database (after a last checkpoint)."""
@@ -201,5 +217,41 @@ def _seat_map(seats: Mapping[int, str]) -> str:
     return json.dumps({str(k): v for k, v in sorted(seats.items())})
 
 
-def _read_seat_map(text: str) -> dict[int, str]:
-    return {int(k): str(v) for k, v in json.loads(text).items()}
+class _BadRow(ValueError):
+    """A stored table's row that cannot be read; its message names the column, never what it
+    holds (the seats' column holds token hashes, the seed is secret)."""
+
+
+def _id_text(table_id: object) -> str:
+    text = table_id if isinstance(table_id, str) else repr(table_id)
+    return ascii(text[:40]) if not (text.isascii() and text.isprintable()) else text[:40]
+
+
+def _read_table(row: tuple[object, ...], actions: tuple[StoredAction, ...]) -> StoredTable:
+    table_id, config, bots, seats, seed, created = row
+    if not isinstance(table_id, str):
+        raise _BadRow("its id column is not text")
+    if not isinstance(config, str):
+        raise _BadRow("its config column is not text")
+    if not isinstance(seed, str):
+        raise _BadRow("its seed column is not text")
+    if (isinstance(created, bool) or not isinstance(created, int | float)
+            or not math.isfinite(created)):
+        raise _BadRow("its created column is not a time")
+    return StoredTable(id=table_id, config=config, bots=_read_seat_map("bots", bots),
+                       seats=_read_seat_map("seats", seats), seed=seed, created=float(created),
+                       actions=actions)
+
+
+def _read_seat_map(column: str, text: object) -> dict[int, str]:
+    """Return a seat map stored as JSON text (``{"0": "random"}``); raise :class:`_BadRow`
+    if it is not one."""
+    try:
+        data = json.loads(text) if isinstance(text, str) else None
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict) or not all(
+            isinstance(k, str) and k.isascii() and k.isdigit() and len(k) < 4
+            and isinstance(v, str) for k, v in data.items()):
+        raise _BadRow(f"its {column} column is not a JSON object of seats")
+    return {int(k): v for k, v in data.items()}
