@@ -483,3 +483,59 @@ def test_play_game_records_a_replayable_game() -> None:
     assert replay(record_game(config, actions))[-1] == end
     with pytest.raises(ValueError, match="needs 3 bots"):
         play_game(config, [RandomBot()], random.Random(0))
+
+
+def test_mcts_decides_with_the_largest_gem_values_an_edition_allows() -> None:
+    # Bags of thousands of gems once overflowed the playout reward's exp().
+    d = sr.Edition.default().to_dict()
+    d["chest"] = [{"kind": "gem", "large": 999, "small": 999, "count": 999}]
+    config = sr.GameConfig(players=3, edition=sr.Edition.from_dict(d))
+    rng = random.Random(1)
+    s = sr.new_game(config)
+    bot = MCTSBot(iterations=3)
+    while not sr.is_terminal(s) and s.round < 3:
+        if sr.is_chance(s):
+            s = sr.apply(s, sr.sample_chance(s, rng))
+        else:
+            v = sr.view(s, s.actor)
+            a = bot.choose(v, rng)
+            assert a in v.legal_actions
+            s = sr.apply(s, a)
+    assert max(s.in_bag) + max(s.on_bag) > 1000
+
+
+@pytest.mark.parametrize("make", [
+    lambda: RandomBot(-1), lambda: RandomBot(1.5), lambda: RandomBot(float("nan")),
+    lambda: RandomBot(True), lambda: HeuristicBot(None), lambda: HeuristicBot("x"),
+    lambda: HeuristicBot(reveal_margin=float("inf")), lambda: MCTSBot(iterations=0),
+    lambda: MCTSBot(iterations=True), lambda: MCTSBot(iterations=1.5),
+    lambda: MCTSBot(iterations=None), lambda: MCTSBot(seconds=-1), lambda: MCTSBot(seconds=0),
+    lambda: MCTSBot(exploration=-1), lambda: MCTSBot(exploration=None),
+    lambda: MCTSBot(paired=0), lambda: MCTSBot(caution="x"),
+])
+def test_a_bad_setting_is_refused_with_a_typed_error_in_either_build(
+        make: Callable[[], object]) -> None:
+    with pytest.raises(sr.InvalidArgumentError, match="invalid"):
+        make()
+
+
+@pytest.mark.parametrize("bot", [RandomBot(), HeuristicBot(), MCTSBot(iterations=4)],
+                         ids=lambda b: b.name)
+def test_a_bot_refuses_what_it_cannot_decide_on(bot: Bot) -> None:
+    s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(2))
+    me = sr.current_player(s)
+    assert isinstance(me, int)
+    rng = random.Random(0)
+    for view, arg in [(sr.view(s, (me + 1) % 4), rng), (sr.spectator_view(s), rng),
+                      (None, rng), (s, rng), (sr.view(s, me), None), (sr.view(s, me), 7)]:
+        with pytest.raises(sr.InvalidArgumentError):
+            bot.choose(view, arg)  # type: ignore[arg-type]
+    assert bot.choose(sr.view(s, me), rng) in sr.legal_actions(s)
+
+
+def test_make_bot_names_what_is_wrong_with_a_budget() -> None:
+    for name, reason in [("mcts:0", "from 1 to"), ("mcts:", "from 1 to"),
+                         ("mcts:99999999999", "from 1 to"), ("heuristic:5", "only mcts")]:
+        with pytest.raises(sr.InvalidArgumentError, match=reason):
+            make_bot(name)
+    assert make_bot("mcts:7").iterations == 7  # type: ignore[attr-defined]

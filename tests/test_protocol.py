@@ -428,3 +428,19 @@ def test_a_table_resumes_a_saved_state_with_its_step() -> None:
         table.record()
     with pytest.raises(protocol.BadSeatError, match="spectator"):
         table.act(None, "play 2H")  # type: ignore[arg-type]
+
+
+def test_bad_arguments_of_tables_and_schemas_are_typed_errors() -> None:
+    cfg = sr.GameConfig(players=3)
+    table = Table(cfg, rng=random.Random(1))
+    for call in [
+        lambda: protocol.schema("nope"), lambda: protocol.schema(None),
+        lambda: Table(state=object()), lambda: Table("3 players"),
+        lambda: Table(cfg, rng=7),
+        lambda: Table(cfg, state=sr.new_game(sr.GameConfig(players=4))),
+        lambda: Table(state=sr.new_game(cfg)).record(),
+        lambda: table.events_since(0, "x"), lambda: table.events_document(0, [1]),
+    ]:
+        with pytest.raises(sr.InvalidArgumentError):
+            call()
+    assert table.events_since(0, None) == table.events_since(0)

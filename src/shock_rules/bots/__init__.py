@@ -42,16 +42,20 @@ def make_bot(name: str) -> Bot:
     """
     if not isinstance(name, str):
         raise InvalidArgumentError(f"invalid bot {quoted(name)}: expected a name such as 'random'")
-    base, _, budget = name.strip().lower().partition(":")
+    base, colon, budget = name.strip().lower().partition(":")
     factory = BOTS.get(base)
     if factory is None:
         raise InvalidArgumentError(
             f"unknown bot {quoted(name)}: expected one of {', '.join(BOTS)}")
-    if not budget:
+    if not colon:
         return factory()
-    if base != "mcts" or not re.fullmatch(r"[1-9][0-9]{0,8}", budget):
+    if base != "mcts":
         raise InvalidArgumentError(
             f"invalid bot {quoted(name)}: only mcts takes a budget, as in 'mcts:50'")
+    if not re.fullmatch(r"[1-9][0-9]{0,8}", budget):
+        raise InvalidArgumentError(
+            f"invalid bot {quoted(name)}: the budget is a number of playouts from 1 to"
+            f" 999999999, as in 'mcts:50'")
     return MCTSBot(iterations=int(budget))
 
 

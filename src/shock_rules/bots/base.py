@@ -21,18 +21,52 @@ from .._rules.state import CHANCE_PHASES, Phase, State
 __all__ = ["Bot", "RandomBot", "play_game"]
 
 
-def check_number(name: str, value: object, *, integer: bool = False) -> None:
-    """Raise :class:`~shock_rules.InvalidArgumentError` (a ``TypeError``) unless ``value`` is a
-    finite number (an int when ``integer``): the bots' settings are checked when a bot is made,
-    not at its first decision. (The compiled build checks the declared types of int, float and
-    bool parameters itself, with a ``TypeError`` of its own, before this runs; it takes a bool
-    as a number, as Python does, so this does too.)
+def int_setting(name: str, value: object, least: int) -> int:
+    """Return ``value`` if it is an integer of at least ``least``; else raise
+    :class:`~shock_rules.InvalidArgumentError` (a ``TypeError`` and a ``ValueError``) naming
+    the setting. A bool is not taken for a number.
+
+    The bots check their settings with these functions when they are made, not at their first
+    decision. Their constructors declare the parameters as ``object``: the compiled build
+    would check a parameter declared ``int`` or ``float`` itself, before these checks, with a
+    ``TypeError`` of its own.
     """
-    ok = isinstance(value, int) if integer else (
-        isinstance(value, (int, float)) and math.isfinite(value))
-    if not ok:
-        kind = "an integer" if integer else "a finite number"
-        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected {kind}")
+    if type(value) is bool or not isinstance(value, int):
+        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected an integer")
+    if value < least:
+        raise InvalidArgumentError(f"invalid {name} {value}: expected at least {least}")
+    return int(value)
+
+
+def float_setting(name: str, value: object, least: float | None = None,
+                  most: float | None = None, positive: bool = False) -> float:
+    """Return ``value`` as a float if it is a finite number in range (at least ``least``, at
+    most ``most``, above 0 when ``positive``); else raise
+    :class:`~shock_rules.InvalidArgumentError` naming the setting (see :func:`int_setting`)."""
+    if type(value) is bool or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected a finite number")
+    number = float(value)
+    if positive and number <= 0:
+        raise InvalidArgumentError(f"invalid {name} {value}: expected a positive number")
+    if least is not None and number < least:
+        raise InvalidArgumentError(f"invalid {name} {value}: expected at least {least}")
+    if most is not None and number > most:
+        raise InvalidArgumentError(f"invalid {name} {value}: expected at most {most}")
+    return number
+
+
+def check_choice(view: object, rng: object) -> PlayerView:
+    """Return ``view`` if a bot can decide on it with ``rng``: a :class:`PlayerView` of the
+    seat to act, and a ``random.Random``; else raise
+    :class:`~shock_rules.InvalidArgumentError`."""
+    if type(view) is not PlayerView:
+        raise InvalidArgumentError(
+            f"invalid view {quoted(view)}: a bot decides on a PlayerView (see view())")
+    if not isinstance(rng, random.Random):
+        raise InvalidArgumentError(f"invalid rng {quoted(rng)}: expected a random.Random")
+    if not view.my_turn or not view.legal_actions:
+        raise InvalidArgumentError("the view has no legal actions: it is not this seat's turn")
+    return view
 
 
 @runtime_checkable
@@ -61,17 +95,12 @@ class RandomBot:
     name = "random"
 
     def __init__(self, withdraw_rate: float = 0.1) -> None:
-        check_number("withdraw_rate", withdraw_rate)
-        if not 0.0 <= withdraw_rate <= 1.0:
-            raise ValueError(f"withdraw_rate must be between 0 and 1, not {withdraw_rate}")
         #: The chance of considering a withdrawal when one is possible.
-        self.withdraw_rate = withdraw_rate
+        self.withdraw_rate = float_setting("withdraw_rate", withdraw_rate, 0.0, 1.0)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """Return a random legal action."""
-        acts = view.legal_actions
-        if not acts:
-            raise ValueError("the view has no legal actions: it is not this seat's turn")
+        acts = check_choice(view, rng).legal_actions
         stay = [a for a in acts if a.kind is not ActionKind.WITHDRAW]
         if stay and rng.random() >= self.withdraw_rate:
             return rng.choice(stay)

@@ -29,7 +29,7 @@ from .._rules.config import Variant
 from .._rules.engine import legal_actions
 from .._rules.state import Phase, State, Status
 from .._rules.tables import Tables, tables_for
-from .base import check_number
+from .base import check_choice, float_setting
 
 __all__ = ["CAUTION", "HeuristicBot", "state_policy"]
 
@@ -381,16 +381,24 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, caution: float = CAUTION, reveal_margin: float = 0.25) -> None:
-        check_number("caution", caution)
-        check_number("reveal_margin", reveal_margin)
-        self._h = _Heuristic(caution, reveal_margin)
+    # The settings are declared ``object`` and checked here (see base.int_setting).
+    def __init__(self, caution: object = CAUTION, reveal_margin: object = 0.25) -> None:
+        self._h = _Heuristic(float_setting("caution", caution),
+                             float_setting("reveal_margin", reveal_margin))
+
+    @property
+    def caution(self) -> float:
+        """How much the bot fears losing its bag."""
+        return self._h.caution
+
+    @property
+    def reveal_margin(self) -> float:
+        """The expected gain, in gems, that another chest card must promise."""
+        return self._h.reveal_margin
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """Return the heuristic's action for the view's seat."""
-        if not view.my_turn or not view.legal_actions:
-            raise ValueError("the view has no legal actions: it is not this seat's turn")
-        acts = view.legal_actions
+        acts = check_choice(view, rng).legal_actions
         if len(acts) == 1:
             return acts[0]
         return self._h.choose(_info_from_view(view))

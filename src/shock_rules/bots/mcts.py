@@ -54,7 +54,7 @@ from .._rules.actions import WITHDRAW, Action, ActionKind
 from .._rules.engine import apply, legal_actions, sample_chance
 from .._rules.state import Phase, State, Status
 from .._rules.tables import Tables
-from .base import check_number
+from .base import check_choice, float_setting, int_setting
 from .heuristic import CAUTION, HeuristicBot, card_tables, state_policy
 
 __all__ = ["MCTSBot"]
@@ -112,34 +112,26 @@ class MCTSBot:
 
     name = "mcts"
 
-    def __init__(self, iterations: int = 120, seconds: float | None = None,
-                 exploration: float = 0.5, caution: float = CAUTION,
-                 paired: bool = True) -> None:
-        check_number("iterations", iterations, integer=True)
-        if seconds is not None:
-            check_number("seconds", seconds)
-        check_number("exploration", exploration)  # caution: HeuristicBot below checks it
+    # The settings are declared ``object`` and checked here (see base.int_setting).
+    def __init__(self, iterations: object = 120, seconds: object = None,
+                 exploration: object = 0.5, caution: object = CAUTION,
+                 paired: object = True) -> None:
         if type(paired) is not bool:
             raise InvalidArgumentError(f"invalid paired {quoted(paired)}: expected True or False")
-        if iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if seconds is not None and seconds <= 0:
-            raise ValueError(f"seconds must be positive, not {seconds}")
-        if exploration < 0:
-            raise ValueError(f"exploration must not be negative, not {exploration}")
+        budget = None if seconds is None else float_setting("seconds", seconds, positive=True)
+        self._fallback = HeuristicBot(caution)  # it checks caution
         #: The most playouts per decision.
-        self.iterations = iterations
+        self.iterations = int_setting("iterations", iterations, 1)
         #: The most time spent per decision, or ``None``.
-        self.seconds = seconds
+        self.seconds = budget
         #: The UCT exploration constant (rewards lie in [0, 1]).
-        self.exploration = exploration
+        self.exploration = float_setting("exploration", exploration, 0.0)
         #: Whether root actions are compared on shared determinizations and chance streams.
         self.paired = paired
         #: The playouts of the last decision (0 when the heuristic decided it, or when it had
         #: one legal action): with a time budget, how many the budget allowed.
         self.playouts = 0
-        self._fallback = HeuristicBot(caution)
-        self._policy: Callable[[State], Action] = state_policy(caution)
+        self._policy: Callable[[State], Action] = state_policy(self._fallback.caution)
 
     def __repr__(self) -> str:
         return (f"MCTSBot(iterations={self.iterations}, seconds={self.seconds}, "
@@ -167,9 +159,7 @@ class MCTSBot:
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """Return the action the search rates best (see the module docstring)."""
-        acts = view.legal_actions
-        if not view.my_turn or not acts:
-            raise ValueError("the view has no legal actions: it is not this seat's turn")
+        acts = check_choice(view, rng).legal_actions
         self.playouts = 0
         if len(acts) == 1:
             return acts[0]
@@ -309,4 +299,9 @@ def _reward(state: State, me: int, rnd: int) -> float:
         return 1.0 / sum(1 for b in bags if b == mine) if mine == best_other else 1.0
     rounds_left = 5 - rnd
     scale = 6.0 + 5.0 * rounds_left
-    return 1.0 / (1.0 + math.exp(-(mine - best_other) / scale))
+    x = -(mine - best_other) / scale
+    if x > 700.0:
+        # Far behind, as an edition with huge gem values allows: math.exp would overflow,
+        # and the reward is below 1e-304 anyway.
+        return 0.0
+    return 1.0 / (1.0 + math.exp(x))

@@ -7,6 +7,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
+from .._errors import InvalidArgumentError, quoted
+
 __all__ = ["SCHEMA_NAMES", "schema"]
 
 #: The documents that have a schema (``common`` holds the definitions the others share).
@@ -30,9 +32,10 @@ def schema(name: str) -> dict[str, Any]:
     >>> schema("view")["$id"]
     'https://shock-rules.github.io/schemas/2/view.json'
 
-    Raise :class:`ValueError` for an unknown name.
+    Raise :class:`~shock_rules.InvalidArgumentError` (a ``ValueError``) for an unknown name.
     """
-    if name not in SCHEMA_NAMES:
-        raise ValueError(f"unknown schema {name!r}: expected one of {', '.join(SCHEMA_NAMES)}")
+    if not isinstance(name, str) or name not in SCHEMA_NAMES:
+        raise InvalidArgumentError(
+            f"unknown schema {quoted(name)}: expected one of {', '.join(SCHEMA_NAMES)}")
     data: dict[str, Any] = json.loads(_load(name))
     return data

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
+from .._errors import InvalidArgumentError, quoted
 from .._info.view import PlayerView, spectator_view, view, visible_events
 from .._json import SCHEMA, events_with_step, view_to_dict
 from .._rules.actions import Action
@@ -48,8 +49,15 @@ class Table:
 
     def __init__(self, config: GameConfig | None = None, *, rng: random.Random | None = None,
                  state: State | None = None) -> None:
+        if config is not None and not isinstance(config, GameConfig):
+            raise InvalidArgumentError(f"invalid config {quoted(config)}: expected a GameConfig")
+        if state is not None and type(state) is not State:
+            raise InvalidArgumentError(f"invalid state {quoted(state)}: expected a State")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise InvalidArgumentError(f"invalid rng {quoted(rng)}: expected a random.Random")
         if state is not None and config is not None and state.config != config:
-            raise ValueError("Table() takes a config or a state, not two different configs")
+            raise InvalidArgumentError(
+                "Table() takes a config or a state, not two different configs")
         start = new_game(config) if state is None else state
         self._state = start
         self._from_new_game = state is None
@@ -84,11 +92,11 @@ class Table:
 
     def record(self) -> GameRecord:
         """Return the record of the game so far (every action since the new game, chance
-        included); raise :class:`ValueError` for a table that started from a given state,
-        whose earlier actions it does not know."""
+        included); raise :class:`~shock_rules.InvalidArgumentError` (a ``ValueError``) for a
+        table that started from a given state, whose earlier actions it does not know."""
         if not self._from_new_game:
-            raise ValueError("the table started from a given state: it has no record of the"
-                             " actions before it")
+            raise InvalidArgumentError("the table started from a given state: it has no record"
+                                       " of the actions before it")
         return GameRecord(self._state.config, tuple(self._actions))
 
     def act(self, seat: int, message: Action | str | Mapping[str, object]) -> State:
@@ -177,7 +185,7 @@ class Table:
         seat's dealt and face-down cards stay hidden, as in views (K34).
         """
         self._check_seat(seat)
-        after = -1 if step is None else step
+        after = _after(step)
         return tuple((s, e) for s, events in self._log if s > after
                      for e in visible_events(events, seat))
 
@@ -185,9 +193,18 @@ class Table:
         """Return the ``"events"`` document of :meth:`events_since` (each event with its
         ``"step"``)."""
         self._check_seat(seat)
-        after = -1 if step is None else step
+        after = _after(step)
         events: list[dict[str, object]] = []
         for s, logged in self._log:
             if s > after:
                 events += events_with_step(visible_events(logged, seat), s)
         return {"schema": SCHEMA, "type": "events", "events": events}
+
+
+def _after(step: object) -> int:
+    """Return the step after which events are wanted (``None``: -1, from the start)."""
+    if step is None:
+        return -1
+    if type(step) is not int:
+        raise InvalidArgumentError(f"invalid step {quoted(step)}: expected a step number or None")
+    return step
