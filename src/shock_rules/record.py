@@ -23,8 +23,11 @@ notation. ``#`` starts a comment that runs to the end of the line; blank lines a
 
 ``Players``, ``Variant``, ``FirstLeader`` (a seat, or ``"chance"``) and ``Edition`` describe the
 config. ``Edition`` is ``"default"``, a path to an edition TOML file (relative to the record's
-directory), or the edition embedded as one line of JSON. If a ``Result`` header is present
-(the final scores, by seat, separated by spaces) the replay must end the game with those scores.
+directory; a regular file of at most 1 MiB, see :meth:`~shock_rules.Edition.load`), or the
+edition embedded as one line of JSON. A record from an untrusted source can name any file the
+process may read: parse such records with edition paths you trust, or embed the edition. If a
+``Result`` header is present (the final scores, by seat, separated by spaces) the replay must
+end the game with those scores.
 
 >>> import random
 >>> import shock_rules as sr

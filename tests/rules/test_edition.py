@@ -168,3 +168,28 @@ def test_missing_sections_and_malformed_toml_are_rejected(tmp_path: Path) -> Non
         sr.Edition.load(tmp_path / "absent.toml")
     # An edition error is a configuration error.
     assert issubclass(sr.EditionError, sr.ConfigError)
+
+
+def test_an_edition_file_must_be_a_regular_file_of_bounded_size(tmp_path: Path) -> None:
+    # A record names its edition by path: a device or a FIFO must not be read (it would use
+    # up memory or block), nor a file beyond the size bound.
+    import os
+
+    from shock_rules._rules.edition import MAX_EDITION_BYTES
+
+    big = tmp_path / "big.toml"
+    big.write_text("# padding\n" * (MAX_EDITION_BYTES // 10 + 1))
+    cases = [(big, "larger than"), (tmp_path, "cannot read")]
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo.toml"
+        os.mkfifo(fifo)
+        cases.append((fifo, "not a regular file"))
+    if Path("/dev/zero").exists():
+        cases.append((Path("/dev/zero"), "not a regular file"))
+    for path, reason in cases:
+        with pytest.raises(sr.EditionError, match=reason):
+            sr.Edition.load(path)
+    record = tmp_path / "game.txt"
+    record.write_text('[Players "3"]\n[Variant "standard"]\n[Edition "big.toml"]\n')
+    with pytest.raises(sr.InvalidNotationError, match="larger than"):
+        sr.parse_record(record.read_text(), base_dir=tmp_path)

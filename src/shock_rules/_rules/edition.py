@@ -14,7 +14,9 @@ from __future__ import annotations
 import contextvars
 import enum
 import functools
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -52,6 +54,9 @@ MAX_CHEST_COUNT: Final = 999
 #: The most gem icons on a number card, which keeps every bag within the six digits a
 #: position writes for it (45 tricks of five cards and three chest cards at most).
 MAX_CARD_ICONS: Final = 99
+#: The largest edition file :meth:`Edition.load` reads, in bytes (the default edition's file is
+#: about 2 KB; a file within every other bound stays far below this).
+MAX_EDITION_BYTES: Final = 1 << 20
 
 
 def _icons(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -289,13 +294,17 @@ class Edition:
 
     @classmethod
     def load(cls, path: str | Path) -> Edition:
-        """Return the edition read from a TOML file; raise :class:`EditionError` if invalid."""
+        """Return the edition read from a TOML file; raise :class:`EditionError` if invalid,
+        or if the path is not a regular file (a device, a FIFO, a directory) or holds more
+        than :data:`MAX_EDITION_BYTES` (1 MiB)."""
         if not isinstance(path, str | Path):
             raise EditionError(f"edition {quoted(path)}: expected a file path")
         p = Path(path)
         where = repr(str(p))[:82]
         try:
-            text = p.read_text(encoding="utf-8")
+            text = _read_edition_file(p, where).decode("utf-8")
+        except EditionError:
+            raise
         except OSError as exc:
             raise EditionError(f"edition {where}: cannot read: {exc.strerror}") from None
         except UnicodeDecodeError as exc:
@@ -513,3 +522,21 @@ class Edition:
 def _default() -> Edition:
     text = resources.files("shock_rules").joinpath("editions/default.toml").read_text("utf-8")
     return Edition.from_toml(text, source="'default'")
+
+
+def _read_edition_file(path: Path, where: str) -> bytes:
+    """Return the bytes of an edition file: a regular file of at most MAX_EDITION_BYTES.
+
+    A record names its edition by path, so the path may come from anyone: a device such as
+    ``/dev/zero`` would otherwise be read until memory runs out, and a FIFO would block
+    forever. The file is opened without blocking and checked before it is read.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with open(fd, "rb", closefd=True) as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise EditionError(f"edition {where}: not a regular file")
+        data = f.read(MAX_EDITION_BYTES + 1)
+    if len(data) > MAX_EDITION_BYTES:
+        raise EditionError(f"edition {where}: larger than {MAX_EDITION_BYTES} bytes")
+    return data
