@@ -196,3 +196,19 @@ def test_errors_quote_a_short_piece_of_a_huge_input() -> None:
         with pytest.raises(sr.ShockError) as info:
             call()
         assert len(str(info.value)) < 500, str(info.value)[:200]
+
+
+def test_objects_made_by_hand_with_wrong_fields_give_typed_errors() -> None:
+    # Events and views read from JSON are checked; these are built directly, past the loaders.
+    s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(3))
+    v = sr.view(s, sr.current_player(s))  # type: ignore[arg-type]
+    bad_event = sr.RoundEnded(round=1, reason="x")  # type: ignore[arg-type]
+    for call, error in [
+        (lambda: sr.describe_event(bad_event), sr.InvalidArgumentError),
+        (lambda: sr.transcript([bad_event]), sr.InvalidArgumentError),
+        (lambda: sr.chest_odds(attrs.evolve(v, seats=())), sr.InvalidStateError),
+        (lambda: sr.HeuristicBot().choose(attrs.evolve(v, hand=("7H",)), random.Random(0)),
+         sr.InvalidStateError),
+    ]:
+        with pytest.raises(error, match="invalid"):
+            call()

@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import attrs
 
-from .._errors import InvalidArgumentError, InvalidStateError, quoted
+from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
 from .._rules.state import Status
 from .view import PlayerView
 
@@ -75,6 +75,15 @@ def chest_odds(view: PlayerView, seat: int | None = None) -> ChestOdds:
         seat = view.seat
     if seat is None or type(seat) is not int or not 0 <= seat < view.players:
         raise InvalidArgumentError(f"chest_odds() needs a seat of the game, not {quoted(seat)}")
+    try:
+        return _odds(view, seat)
+    except ShockError:
+        raise
+    except Exception as exc:  # a view made by hand that no state shows (seats missing, ...)
+        raise InvalidStateError(f"invalid view: {quoted(exc)}") from None
+
+
+def _odds(view: PlayerView, seat: int) -> ChestOdds:
     me = view.seats[seat]
     if me.status is not Status.IN:
         raise InvalidArgumentError(

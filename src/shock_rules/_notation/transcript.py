@@ -50,6 +50,13 @@ def describe_event(event: Event) -> str:
     :class:`~shock_rules.InvalidArgumentError` for anything that is not an event."""
     if not isinstance(event, Event):
         raise InvalidArgumentError(f"expected an event, not {quoted(event)}")
+    try:
+        return _describe(event)
+    except Exception as exc:  # an event made by hand with fields of the wrong kind
+        raise InvalidArgumentError(f"invalid event {quoted(event)}: {quoted(exc)}") from None
+
+
+def _describe(event: Event) -> str:
     match event:
         case CardDealt(seat, card):
             return f"seat {seat} is dealt {card}"

@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from .._errors import InvalidStateError, quoted
 from .._info.view import PlayerView
 from .._rules.actions import DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action, ActionKind
 from .._rules.bits import iter_bits
@@ -401,7 +402,10 @@ class HeuristicBot:
         acts = check_choice(view, rng).legal_actions
         if len(acts) == 1:
             return acts[0]
-        return self._h.choose(_info_from_view(view))
+        try:
+            return self._h.choose(_info_from_view(view))
+        except Exception as exc:  # a view made by hand that no state shows
+            raise InvalidStateError(f"invalid view: {quoted(exc)}") from None
 
     def __repr__(self) -> str:
         return f"HeuristicBot(caution={self._h.caution}, reveal_margin={self._h.reveal_margin})"
