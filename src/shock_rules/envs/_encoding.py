@@ -75,12 +75,19 @@ indexes       action     meaning
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Final
 
 import attrs
 
-from .._errors import ShockError
+from .._errors import (
+    ConfigError,
+    InvalidArgumentError,
+    InvalidStateError,
+    ShockError,
+    quoted,
+)
 from .._info.view import PlayerView
 from .._rules.actions import COVER, DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action
 from .._rules.cards import NUM_CARDS, Card
@@ -119,7 +126,26 @@ _SEAT_SLOT: Final = 1 + len(Status) + 4 + 2 * _POISON_TYPES + 2 + 4
 
 
 class EncodingError(ShockError, ValueError):
-    """An action index is out of range, or a view cannot be encoded (a spectator's view)."""
+    """An action index is out of range or not an integer, or a view cannot be encoded (a
+    spectator's view)."""
+
+
+def _check_config(func: str, config: object) -> None:
+    """Raise :class:`~shock_rules.ConfigError` unless ``config`` is a :class:`GameConfig`."""
+    if not isinstance(config, GameConfig):
+        raise ConfigError(f"{func}() needs a GameConfig, not {quoted(config)}")
+
+
+def _index_of(value: object) -> int | None:
+    """Return ``value`` as an action index if it is an integer -- a Python or NumPy integer,
+    or a 0-d integer array, as Gymnasium's ``Discrete`` spaces sample them --, else ``None``:
+    never a bool (``True`` is not action 1) nor a float (1.5 is not truncated to 1)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 @attrs.frozen
@@ -146,8 +172,10 @@ class Field:
 def layout(config: GameConfig) -> tuple[Field, ...]:
     """Return the fields of the encoding for games of ``config``, in vector order.
 
-    Only the chest fields depend on the config (on its edition's chest cards).
+    Only the chest fields depend on the config (on its edition's chest cards). Raise
+    :class:`~shock_rules.ConfigError` if ``config`` is not a :class:`~shock_rules.GameConfig`.
     """
+    _check_config("layout", config)
     t = tables_for(config)
     kinds = len(t.chest_cards)
     chest = float(sum(t.chest_counts))
@@ -191,14 +219,18 @@ def layout(config: GameConfig) -> tuple[Field, ...]:
 
 def observation_size(config: GameConfig) -> int:
     """Return the length of :func:`encode`'s vector for games of ``config``."""
+    _check_config("observation_size", config)
     return layout(config)[-1].stop
 
 
 def encode(view: PlayerView) -> list[float]:
     """Return the fixed-size vector of a seat's view (layout in the module docstring).
 
-    Raise :class:`EncodingError` for a spectator's view: the encoding is a seat's.
+    Raise :class:`EncodingError` for a spectator's view: the encoding is a seat's;
+    :class:`~shock_rules.InvalidStateError` if ``view`` is not a view.
     """
+    if type(view) is not PlayerView:
+        raise InvalidStateError(f"invalid view: expected a PlayerView, not {type(view).__name__}")
     seat = view.seat
     if seat is None:
         raise EncodingError("cannot encode a spectator's view: encode a seat's view")
@@ -287,8 +319,14 @@ def encode(view: PlayerView) -> list[float]:
 def action_index(action: Action) -> int:
     """Return the fixed index of a decision action (see the module's table).
 
-    Raise :class:`EncodingError` for a chance outcome: it is not an agent's action.
+    Raise :class:`EncodingError` for a chance outcome: it is not an agent's action;
+    :class:`~shock_rules.InvalidArgumentError` if ``action`` is not an
+    :class:`~shock_rules.Action`.
     """
+    if not isinstance(action, Action):
+        raise InvalidArgumentError(
+            f"invalid action {quoted(action)}: expected an Action (parse text with Action.parse)"
+        )
     found = _INDEX.get(action)
     if found is None:
         raise EncodingError(f"invalid action {str(action)!r}: a chance outcome has no index")
@@ -298,24 +336,28 @@ def action_index(action: Action) -> int:
 def action_of(index: int) -> Action:
     """Return the decision action with the fixed ``index``.
 
-    Raise :class:`EncodingError` unless ``index`` is an integer 0 to ``NUM_ACTIONS - 1``.
+    Raise :class:`EncodingError` unless ``index`` is an integer 0 to ``NUM_ACTIONS - 1``: a
+    Python or NumPy integer (or a 0-d integer array), never a bool or a float.
     """
-    try:
-        i = int(index)
-    except (TypeError, ValueError):
+    i = _index_of(index)
+    if i is None or not 0 <= i < NUM_ACTIONS:
         raise EncodingError(
-            f"invalid action index {index!r}: expected an integer 0-{NUM_ACTIONS - 1}"
-        ) from None
-    if i != index or not 0 <= i < NUM_ACTIONS:
-        raise EncodingError(
-            f"invalid action index {index!r}: expected an integer 0-{NUM_ACTIONS - 1}"
+            f"invalid action index {quoted(index)}: expected an integer 0-{NUM_ACTIONS - 1}"
         )
     return _DECISIONS[i]
 
 
 def action_mask(actions: Iterable[Action]) -> list[int]:
     """Return the 0/1 mask over the :data:`NUM_ACTIONS` indexes of the given legal actions
-    (``view.legal_actions``); all zero when the viewer has nothing to decide."""
+    (``view.legal_actions``); all zero when the viewer has nothing to decide.
+
+    Raise :class:`~shock_rules.InvalidArgumentError` unless ``actions`` is an iterable of
+    :class:`~shock_rules.Action` (and :class:`EncodingError` for a chance outcome).
+    """
+    if isinstance(actions, str) or not isinstance(actions, Iterable):
+        raise InvalidArgumentError(
+            f"invalid actions {quoted(actions)}: expected a list of Actions (view.legal_actions)"
+        )
     mask = [0] * NUM_ACTIONS
     for a in actions:
         mask[action_index(a)] = 1

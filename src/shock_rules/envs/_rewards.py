@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .._errors import ConfigError
+from .._errors import ConfigError, InvalidArgumentError, quoted
 
-__all__ = ["REWARDS", "check_reward", "final_rewards", "reward_bounds"]
+__all__ = ["REWARDS", "check_bool", "check_reward", "final_rewards", "reward_bounds"]
 
 #: The reward schemes, by name.
 REWARDS: Final = ("share", "win", "score")
@@ -27,15 +27,41 @@ REWARDS: Final = ("share", "win", "score")
 
 def check_reward(reward: str) -> str:
     """Return ``reward`` if it names a scheme; raise :class:`~shock_rules.ConfigError`."""
-    if reward not in REWARDS:
-        raise ConfigError(f"unknown reward {reward!r}: expected one of {', '.join(REWARDS)}")
+    if not isinstance(reward, str) or reward not in REWARDS:
+        raise ConfigError(f"unknown reward {quoted(reward)}: expected one of {', '.join(REWARDS)}")
     return reward
+
+
+def check_bool(name: str, value: object) -> bool:
+    """Return ``value`` if it is a bool; raise :class:`~shock_rules.ConfigError` (a setting
+    such as ``zero_sum="no"`` is not taken as true)."""
+    if not isinstance(value, bool):
+        raise ConfigError(f"invalid {name} {quoted(value)}: expected True or False")
+    return value
+
+
+def _check_scores(scores: object) -> Sequence[int]:
+    if (not isinstance(scores, Sequence) or isinstance(scores, (str, bytes)) or not scores
+            or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0
+                       for s in scores)):
+        raise InvalidArgumentError(
+            f"invalid scores {quoted(scores)}: expected a list of one score (an integer 0 or "
+            "more) per seat"
+        )
+    return scores
 
 
 def final_rewards(scores: Sequence[int], reward: str = "share",
                   zero_sum: bool = False) -> list[float]:
-    """Return each seat's final reward for the final ``scores`` under the scheme ``reward``."""
+    """Return each seat's final reward for the final ``scores`` under the scheme ``reward``.
+
+    Raise :class:`~shock_rules.InvalidArgumentError` unless ``scores`` is a non-empty list of
+    integers 0 or more, and :class:`~shock_rules.ConfigError` for an unknown ``reward`` or a
+    ``zero_sum`` that is not a bool.
+    """
+    _check_scores(scores)
     check_reward(reward)
+    check_bool("zero_sum", zero_sum)
     n = len(scores)
     if reward == "score":
         out = [float(s) for s in scores]

@@ -30,6 +30,7 @@ Needs the ``gymnasium`` extra (``pip install 'shock-rules[gymnasium]'``).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any, Final
@@ -38,14 +39,14 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .._errors import ConfigError, IllegalActionError
+from .._errors import ConfigError, IllegalActionError, quoted
 from .._info.view import view
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import apply, is_chance, is_terminal, legal_actions, new_game, sample_chance
 from .._rules.state import State
 from ..bots import Bot, make_bot
-from ._encoding import NUM_ACTIONS, action_mask, action_of, encode
-from ._rewards import check_reward, final_rewards
+from ._encoding import NUM_ACTIONS, EncodingError, action_mask, action_of, encode
+from ._rewards import check_bool, check_reward, final_rewards
 from ._spaces import observation_box
 from ._text import table_text
 
@@ -69,18 +70,33 @@ class ShockRulesEnv(gymnasium.Env[Obs, np.int64]):
         #: The configuration of every game.
         self.config = GameConfig(players=players, variant=variant)
         if type(seat) is not int or not 0 <= seat < players:
-            raise ConfigError(f"invalid seat {seat!r}: expected 0-{players - 1}")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+            raise ConfigError(f"invalid seat {quoted(seat)}: expected 0-{players - 1}")
+        if isinstance(opponents, str):
+            names: list[str] = [opponents] * (players - 1)
+        elif isinstance(opponents, Sequence):
+            names = list(opponents)
+        else:
+            raise ConfigError(
+                f"invalid opponents {quoted(opponents)}: expected a bot name or a list of"
+                f" {players - 1} bot names"
+            )
         if len(names) != players - 1:
             raise ConfigError(
                 f"opponents must name one bot or {players - 1} bots, not {len(names)}"
             )
         if illegal_action not in ("penalty", "raise"):
             raise ConfigError(
-                f"unknown illegal_action {illegal_action!r}: expected 'penalty' or 'raise'"
+                f"unknown illegal_action {quoted(illegal_action)}: expected 'penalty' or 'raise'"
+            )
+        if (not isinstance(illegal_penalty, (int, float)) or isinstance(illegal_penalty, bool)
+                or not math.isfinite(illegal_penalty)):
+            raise ConfigError(
+                f"invalid illegal_penalty {quoted(illegal_penalty)}: expected a finite number"
             )
         if render_mode not in (None, "ansi"):
-            raise ConfigError(f"unknown render_mode {render_mode!r}: expected None or 'ansi'")
+            raise ConfigError(
+                f"unknown render_mode {quoted(render_mode)}: expected None or 'ansi'"
+            )
         #: The agent's seat.
         self.seat = seat
         others = [s for s in range(players) if s != seat]
@@ -90,9 +106,9 @@ class ShockRulesEnv(gymnasium.Env[Obs, np.int64]):
             try:
                 self.bots[s] = make_bot(name)
             except ValueError as exc:
-                raise ConfigError(f"invalid opponent {name!r}: {exc}") from None
+                raise ConfigError(f"invalid opponent {quoted(name)}: {exc}") from None
         self.reward = check_reward(reward)
-        self.zero_sum = bool(zero_sum)
+        self.zero_sum = check_bool("zero_sum", zero_sum)
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
@@ -133,13 +149,18 @@ class ShockRulesEnv(gymnasium.Env[Obs, np.int64]):
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """Play the agent's decision index, then chance and the bots until the agent must
-        decide again or the game ends."""
+        decide again or the game ends.
+
+        The action is an integer (a Python or NumPy one, or a 0-d integer array, as the action
+        space samples it); anything else (a bool, a float, an index out of range) raises
+        :class:`~shock_rules.IllegalActionError` whatever ``illegal_action`` says, since it
+        is not in the action space."""
         if is_terminal(self._state):
             raise IllegalActionError("the game is over: call reset() to start a new one")
         try:
-            act = action_of(int(action))
-        except (TypeError, ValueError) as exc:
-            raise IllegalActionError(f"invalid action {action!r}: {exc}") from None
+            act = action_of(action)
+        except EncodingError as exc:
+            raise IllegalActionError(str(exc)) from None
         if act not in legal_actions(self._state):
             if self.illegal_action == "raise":
                 apply(self._state, act, self.seat)  # raises, saying why

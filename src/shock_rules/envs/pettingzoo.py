@@ -40,19 +40,32 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .._errors import ConfigError, IllegalActionError
+from .._errors import ConfigError, IllegalActionError, InvalidArgumentError, quoted
 from .._info.view import spectator_view, view
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import apply, is_chance, is_terminal, new_game, sample_chance
 from .._rules.state import State
 from ._encoding import NUM_ACTIONS, action_mask, action_of, encode
-from ._rewards import check_reward, final_rewards
+from ._rewards import check_bool, check_reward, final_rewards
 from ._spaces import observation_box
 from ._text import table_text
 
-__all__ = ["env", "raw_env"]
+__all__ = ["UnknownAgentError", "env", "raw_env"]
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
+
+
+class UnknownAgentError(InvalidArgumentError, KeyError):
+    """An agent name that is not one of the environment's ``possible_agents``.
+
+    An :class:`~shock_rules.InvalidArgumentError` (so a ``ValueError``) that is also a
+    ``KeyError``, the error PettingZoo's own lookup in ``observation_spaces`` and
+    ``action_spaces`` raises for an unknown agent.
+    """
+
+    def __str__(self) -> str:
+        # KeyError would show the message in quotes, as it shows a missing key.
+        return str(self.args[0]) if len(self.args) == 1 else super().__str__()
 
 
 def env(players: int = 4, variant: str | Variant = "standard", render_mode: str | None = None,
@@ -81,12 +94,14 @@ class raw_env(AECEnv[str, ObsDict, int]):
                  zero_sum: bool = False) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
-            raise ConfigError(f"unknown render_mode {render_mode!r}: expected None or 'ansi'")
+            raise ConfigError(
+                f"unknown render_mode {quoted(render_mode)}: expected None or 'ansi'"
+            )
         #: The configuration of every game this environment plays.
         self.config = GameConfig(players=players, variant=variant)
         self.render_mode = render_mode
         self.reward = check_reward(reward)
-        self.zero_sum = bool(zero_sum)
+        self.zero_sum = check_bool("zero_sum", zero_sum)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents = self.possible_agents[:]
         box = observation_box(self.config)
@@ -112,17 +127,30 @@ class raw_env(AECEnv[str, ObsDict, int]):
         """The full state of the game in progress (for analysis; agents observe views)."""
         return self._state
 
+    def _seat(self, agent: object) -> int:
+        # The seat of a possible agent; UnknownAgentError for anything else.
+        if isinstance(agent, str) and agent in self.possible_agents:
+            return self.possible_agents.index(agent)
+        raise UnknownAgentError(
+            f"unknown agent {quoted(agent)}: expected one of {', '.join(self.possible_agents)}"
+        )
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """Return the agent's observation space (the same object on every call)."""
+        """Return the agent's observation space (the same object on every call).
+
+        Raise :class:`UnknownAgentError` (a ``KeyError`` and a ``ValueError``) for a name that
+        is not one of ``possible_agents``; so do :meth:`action_space` and :meth:`observe`."""
+        self._seat(agent)
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """Return the agent's action space, :data:`~shock_rules.envs.NUM_ACTIONS` indexes."""
+        self._seat(agent)
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> ObsDict:
         """Return the agent's observation: its view's vector and its action mask."""
-        v = view(self._state, self.possible_agents.index(agent))
+        v = view(self._state, self._seat(agent))
         return {
             "observation": np.asarray(encode(v), dtype=np.float32),
             "action_mask": np.asarray(action_mask(v.legal_actions), dtype=np.int8),
@@ -130,7 +158,10 @@ class raw_env(AECEnv[str, ObsDict, int]):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; chance is drawn from ``random.Random(seed)`` (a fresh random seed
-        when ``seed`` is ``None``)."""
+        when ``seed`` is ``None``). Raise :class:`~shock_rules.InvalidArgumentError` for a
+        seed that is neither an integer nor ``None``."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise InvalidArgumentError(f"invalid seed {quoted(seed)}: expected an integer or None")
         self._rng = random.Random(seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -147,8 +178,10 @@ class raw_env(AECEnv[str, ObsDict, int]):
         return state
 
     def step(self, action: int | None) -> None:
-        """Apply the selected agent's action (a decision index); at the game's end pay the
-        final rewards. Raise :class:`~shock_rules.IllegalActionError` for an illegal one."""
+        """Apply the selected agent's action (a decision index: a Python or NumPy integer,
+        never a bool or a float); at the game's end pay the final rewards. Raise
+        :class:`~shock_rules.envs.EncodingError` for anything that is not a decision index and
+        :class:`~shock_rules.IllegalActionError` for an illegal one."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
