@@ -10,6 +10,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 import shock_rules as sr
@@ -449,6 +451,38 @@ def test_no_token_is_ever_written_to_the_log(server: LiveServer) -> None:
     log = server.log.read_text()
     assert f"/ws/{doc['table']}?token=***" in log  # the lines are there, redacted
     assert not [t for t in tokens if t in log or t[:16] in log]
+
+
+def _encoded_queries(token: str) -> list[str]:
+    """The query ``token=<token>`` spelled in ways the server reads the same."""
+    first = f"%{ord(token[0]):02X}"
+    return [f"tok%65n={token}", f"token={first}{token[1:]}", f"%74%6F%6B%65%6E={token}",
+            f"since=0&tok%65n={first}{token[1:]}"]
+
+
+def test_no_percent_encoded_token_is_written_to_the_log(server: LiveServer) -> None:
+    doc = server.create(3, {"1": "random", "2": "random"})
+    token = doc["seats"][0]["token"]
+    import urllib.request
+
+    queries = _encoded_queries(token)
+    for query in queries:
+        urllib.request.urlopen(f"{server.url}/?table={doc['table']}&{query}", timeout=10).read()
+
+    async def run() -> None:
+        for query in queries:  # each plays the seat: the server reads it as the token
+            async with connect(f"{server.ws_url}/ws/{doc['table']}?{query}") as ws:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                assert frame["type"] == "view" and frame["seat"] == 0
+
+    asyncio.run(run())
+    time.sleep(0.5)  # the access lines of the last connection
+    log = server.log.read_text()
+    for query in queries:  # the lines are there, whole but for the token
+        kept = query.rpartition("=")[0]
+        assert f"?table={doc['table']}&{kept}=*** HTTP/1.1" in log
+        assert f"/ws/{doc['table']}?{kept}=***\"" in log
+    assert token[1:17] not in log
 
 
 def test_the_example_client_plays_a_seat(server: LiveServer) -> None:

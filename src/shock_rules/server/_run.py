@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
+from urllib.parse import unquote_plus
 
 import uvicorn
 
@@ -13,32 +15,68 @@ from ._app import Limits, create_app
 
 __all__ = ["RedactTokens", "serve"]
 
-# A token's value; not a %-placeholder of a message whose arguments fill it in.
-_TOKEN: Final = re.compile(r"(token=)(?!%)[^&\s\"']+")
+#: Where a query parameter may start (after a "?" or a "&", or a word's start: a query
+#: quoted on its own), with its name and its value. The lookahead finds parameters that
+#: overlap, so a "?" inside another's value starts one too.
+_PARAM: Final = re.compile(r"(?:^|(?<=[?&\s\"']))(?=([^=&?\s\"']*)=([^&\s\"']*))")
+#: The query parameter that holds a seat's token (its name as the server reads it).
+TOKEN_PARAM: Final = "token"
 #: The loggers that print request paths with their query strings (where a seat link's token is).
 URL_LOGGERS: Final = ("uvicorn.access", "uvicorn.error", "uvicorn")
 
 
+def redact(text: str) -> str:
+    """Return ``text`` with the value of every ``token`` query parameter replaced by ``***``.
+
+    A parameter's name counts as ``token`` once percent- and ``+``-decoded, as the server
+    decodes it (``tok%65n=`` is ``token=``); its value is replaced whatever its encoding.
+    """
+    if "=" not in text:
+        return text
+    spans = [m.span(2) for m in _PARAM.finditer(text)
+             if unquote_plus(m.group(1), errors="replace") == TOKEN_PARAM]
+    if not spans:
+        return text
+    out, end = [], 0
+    for start, stop in sorted(spans):
+        if start < end:  # inside the value of a token already redacted
+            continue
+        out.append(text[end:start] + "***")
+        end = stop
+    out.append(text[end:])
+    return "".join(out)
+
+
+def _redact_value(value: object) -> object:
+    return redact(value) if isinstance(value, str) else value
+
+
 class RedactTokens(logging.Filter):
-    """A logging filter that replaces the value of every ``token=`` in a message by ``***``
-    (uvicorn logs each WebSocket's path with its query string, and a seat's link holds its
-    token)."""
+    """A logging filter that replaces the value of every ``token`` query parameter in a
+    message by ``***`` (uvicorn logs each request's path with its query string, and a seat's
+    link holds its token), however the query spells it (:func:`redact`)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Return true (keep the record) after redacting its message and its arguments.
+        """Return true (keep the record) after redacting its arguments and its message.
 
         The arguments are redacted one by one, not merged into the message: uvicorn's access
-        formatter reads them (client, method, path, ...) to build its line.
+        formatter reads them (client, method, path, ...) to build its line. A message whose
+        own text may hold a token parameter (an ``=`` in it: the arguments may fill in the
+        name or the value) is merged with its arguments and redacted if the line holds one.
         """
-        if isinstance(record.msg, str) and "token=" in record.msg:
-            record.msg = _TOKEN.sub(r"\1***", record.msg)
         args = record.args
         if isinstance(args, tuple):
-            record.args = tuple(_TOKEN.sub(r"\1***", a) if isinstance(a, str) else a
-                                for a in args)
-        elif isinstance(args, dict):
-            record.args = {k: _TOKEN.sub(r"\1***", v) if isinstance(v, str) else v
-                           for k, v in args.items()}
+            record.args = tuple(_redact_value(a) for a in args)
+        elif isinstance(args, Mapping):
+            record.args = {k: _redact_value(v) for k, v in args.items()}
+        msg = record.msg if isinstance(record.msg, str) else str(record.msg)
+        if "=" in msg:
+            try:
+                whole = record.getMessage()
+            except Exception:  # arguments that do not fit the message: the handler says so
+                whole = msg
+            if (redacted := redact(whole)) != whole:
+                record.msg, record.args = redacted, None
         return True
 
 
