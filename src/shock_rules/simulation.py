@@ -42,11 +42,12 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from ._errors import ConfigError, InvalidArgumentError, quoted
 from ._json import SCHEMA, config_to_dict
-from ._rules.config import GameConfig
+from ._rules.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from ._rules.events import Shocked, Withdrew
 from ._rules.state import State
 from .bots import Bot, make_bot, play_game
@@ -64,29 +65,104 @@ Z95 = 1.959963984540054
 GameResult = dict[str, Any]
 
 
+def _check_int(name: str, value: object, low: int | None = None) -> int:
+    """Return ``value`` if it is an integer (never a bool), at least ``low`` when given; raise
+    :class:`~shock_rules.InvalidArgumentError`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected an integer")
+    if low is not None and value < low:
+        raise InvalidArgumentError(
+            f"invalid {name} {quoted(value)}: expected an integer {low} or more"
+        )
+    return value
+
+
+def _check_number(name: str, value: object) -> float:
+    """Return ``value`` if it is a finite number (never a bool); raise
+    :class:`~shock_rules.InvalidArgumentError`."""
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not math.isfinite(value)):
+        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected a finite number")
+    return value
+
+
+def _check_list(name: str, value: object, what: str) -> Sequence[Any]:
+    """Return ``value`` if it is a list or tuple (a sequence, not a string)."""
+    if not isinstance(value, Sequence) or isinstance(value, (str, bytes)):
+        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected a list of {what}")
+    return value
+
+
+def _check_bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected True or False")
+    return value
+
+
+def _check_config(func: str, config: object) -> GameConfig:
+    if not isinstance(config, GameConfig):
+        raise ConfigError(f"{func}() needs a GameConfig, not {quoted(config)}")
+    return config
+
+
 def lineup_of(names: Sequence[str], players: int) -> list[str]:
     """Return one bot name per slot: the names given, the last one filling the other slots.
 
-    Raise :class:`ValueError` for too many names or an unknown bot.
+    Raise :class:`~shock_rules.InvalidArgumentError` (a ``ValueError``) for no names, too
+    many names, an unknown bot, names that are not a list of strings or a player count that
+    is not 3 to 5.
     """
+    _check_list("names", names, "bot names")
+    if not all(isinstance(n, str) for n in names):
+        raise InvalidArgumentError(
+            f"invalid names {quoted(names)}: expected a list of bot names (strings)"
+        )
+    _check_int("players", players)
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidArgumentError(
+            f"invalid players {quoted(players)}: expected {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
     names = [n.strip().lower() for n in names if n.strip()]
     if not names:
-        raise ValueError("a lineup needs at least one bot name")
+        raise InvalidArgumentError("a lineup needs at least one bot name")
     if len(names) > players:
-        raise ValueError(f"a lineup of {len(names)} bots is too long for {players} players")
+        raise InvalidArgumentError(
+            f"a lineup of {len(names)} bots is too long for {players} players"
+        )
     for n in names:
         make_bot(n)  # validates the name
     return names + [names[-1]] * (players - len(names))
 
 
 def game_seed(seed: int, game: int) -> str:
-    """Return the seed of game ``game`` of a simulation (text seeds hash the same everywhere)."""
+    """Return the seed of game ``game`` of a simulation (text seeds hash the same everywhere).
+
+    Raise :class:`~shock_rules.InvalidArgumentError` unless both are integers (``game`` 0 or
+    more)."""
+    _check_int("seed", seed)
+    _check_int("game", game, 0)
     return f"shock-rules-simulate:{seed}:{game}"
 
 
 def play_one(task: tuple[GameConfig, tuple[str, ...], int, int, bool]) -> GameResult:
-    """Play game ``g`` of a simulation and return its result (runs in worker processes)."""
+    """Play game ``g`` of a simulation and return its result (runs in worker processes).
+
+    ``task`` is ``(config, lineup, seed, g, rotate)``: raise
+    :class:`~shock_rules.InvalidArgumentError` (or :class:`~shock_rules.ConfigError` for the
+    config) if it is not."""
+    if not isinstance(task, tuple) or len(task) != 5:
+        raise InvalidArgumentError(
+            f"invalid task {quoted(task)}: expected (config, lineup, seed, game, rotate)"
+        )
     config, lineup, seed, g, rotate = task
+    _check_config("play_one", config)
+    _check_list("lineup", lineup, "bot names")
+    if len(lineup) != config.players:
+        raise InvalidArgumentError(
+            f"invalid lineup {quoted(lineup)}: expected {config.players} bot names"
+        )
+    game_seed(seed, g)  # checks both
+    _check_bool("rotate", rotate)
     n = config.players
     rng = random.Random(game_seed(seed, g))
     shift = g % n if rotate else 0
@@ -117,8 +193,18 @@ def play_one(task: tuple[GameConfig, tuple[str, ...], int, int, bool]) -> GameRe
 
 def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
     """Return the Wilson score interval ``(low, high)`` of a proportion ``p`` observed in
-    ``n`` trials (``n = 0``: the whole range 0-1)."""
-    if n <= 0:
+    ``n`` trials (``n = 0``: the whole range 0-1).
+
+    Raise :class:`~shock_rules.InvalidArgumentError` unless ``p`` is a number 0 to 1, ``n`` an
+    integer 0 or more and ``z`` a finite number above 0."""
+    _check_number("p", p)
+    if not 0.0 <= p <= 1.0:
+        raise InvalidArgumentError(f"invalid p {quoted(p)}: expected a proportion 0 to 1")
+    _check_int("n", n, 0)
+    _check_number("z", z)
+    if z <= 0:
+        raise InvalidArgumentError(f"invalid z {quoted(z)}: expected a number above 0")
+    if n == 0:
         return 0.0, 1.0
     z2n = z * z / n
     centre = (p + z2n / 2) / (1 + z2n)
@@ -130,18 +216,50 @@ def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     """Return the mean of per-game win shares (each 0-1) and its 95% Wilson interval (see the
     module docstring for why it holds for fractional shares)."""
     n = len(values)
-    mean = sum(values) / n if n else 0.0
+    # Clamped: a sum of shares could round a hair past 1, which wilson refuses.
+    mean = min(1.0, max(0.0, sum(values) / n)) if n else 0.0
     lo, hi = wilson(mean, n)
     return mean, lo, hi
 
 
 SlotStats = dict[str, Any]
 
+_PER_SLOT: Final = ("scores", "win_share", "withdrawals", "shocks")
+
+
+def _check_results(lineup: object, results: object) -> None:
+    """Raise :class:`~shock_rules.InvalidArgumentError` unless ``lineup`` is a list of bot
+    names and ``results`` a non-empty list of :func:`play_one` results for it."""
+    lineup = _check_list("lineup", lineup, "bot names")
+    if not lineup or not all(isinstance(n, str) for n in lineup):
+        raise InvalidArgumentError(
+            f"invalid lineup {quoted(lineup)}: expected a list of bot names (strings)"
+        )
+    results = _check_list("results", results, "game results")
+    if not results:
+        raise InvalidArgumentError("no results to summarize: expected at least one game")
+    n = len(lineup)
+    for r in results:
+        ok = isinstance(r, Mapping) and all(
+            isinstance(r.get(key), Sequence) and len(r[key]) == n
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                    and math.isfinite(x) for x in r[key])
+            for key in _PER_SLOT)
+        if not ok:
+            raise InvalidArgumentError(
+                f"invalid result {quoted(r)}: expected a result of play_one, with"
+                f" {', '.join(_PER_SLOT)} for each of the {n} slots"
+            )
+
 
 def summarize(lineup: Sequence[str], results: Sequence[GameResult]) -> tuple[list[SlotStats],
                                                                               list[SlotStats]]:
     """Return the statistics per slot and per bot name (a bot in several slots is averaged per
-    game over its slots before the confidence interval is taken)."""
+    game over its slots before the confidence interval is taken).
+
+    Raise :class:`~shock_rules.InvalidArgumentError` unless ``lineup`` is a list of bot names
+    and ``results`` a non-empty list of :func:`play_one` results for as many slots."""
+    _check_results(lineup, results)
     games = len(results)
 
     def stats(label: str, bot: str, slots: list[int]) -> SlotStats:
@@ -184,11 +302,39 @@ def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: 
     same arguments whatever the backend, ``jobs`` or ``batch``: each game draws its randomness
     from its own seed (:func:`game_seed`). ``progress``, when given, is called with the
     number of games finished so far.
+
+    Raise :class:`~shock_rules.ConfigError` if ``config`` is not a
+    :class:`~shock_rules.GameConfig` and :class:`~shock_rules.InvalidArgumentError` (a
+    ``ValueError``) for any other bad argument: ``games``, ``jobs`` and ``batch`` must be
+    positive integers and ``seed`` an integer (``None`` is refused: the document must be
+    reproducible from its arguments), ``rotate`` a bool, ``progress`` ``None`` or a function,
+    ``backend`` one of :data:`BACKENDS` and ``address`` ``None`` or a string.
     """
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}: expected one of {', '.join(BACKENDS)}")
-    if games < 1 or jobs < 1 or (batch is not None and batch < 1):
-        raise ValueError("games, jobs and batch must be positive")
+    _check_config("run_simulation", config)
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise InvalidArgumentError(
+            f"unknown backend {quoted(backend)}: expected one of {', '.join(BACKENDS)}"
+        )
+    counts = (("games", games), ("jobs", jobs)) + (() if batch is None else (("batch", batch),))
+    for name, value in counts:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidArgumentError(
+                f"invalid {name} {quoted(value)}: expected a positive integer"
+            )
+        if value < 1:
+            raise InvalidArgumentError(
+                f"invalid {name} {quoted(value)}: games, jobs and batch must be positive"
+            )
+    _check_int("seed", seed)
+    _check_bool("rotate", rotate)
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(
+            f"invalid progress {quoted(progress)}: expected None or a function"
+        )
+    if address is not None and not isinstance(address, str):
+        raise InvalidArgumentError(
+            f"invalid address {quoted(address)}: expected None or a string such as 'auto'"
+        )
     lineup = lineup_of(lineup, config.players)
     tasks = [(config, tuple(lineup), seed, g, rotate) for g in range(games)]
     if backend == "ray":
@@ -237,6 +383,7 @@ def _on_processes(tasks: list[Task], jobs: int,
 
 def play_batch(tasks: Sequence[Task]) -> list[GameResult]:
     """Play a batch of games of a simulation (the unit of work sent to a Ray worker)."""
+    _check_list("tasks", tasks, "tasks")
     return [play_one(t) for t in tasks]
 
 
