@@ -7,14 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shock_rules._rules.cards import NUM_CARDS, Card
-from shock_rules._rules.events import (
-    ChestStopped,
-    RoundEnded,
-    RoundEndReason,
-    TrickWon,
-    Withdrew,
-    shared,
-)
+from shock_rules._rules.draft import shared
+from shock_rules._rules.events import ChestStopped, RoundEnded, RoundEndReason, TrickWon, Withdrew
 from shock_rules._rules.pick import pick, picker
 
 TABLE = tuple(f"entry {i}" for i in range(NUM_CARDS))
