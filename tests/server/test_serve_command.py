@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -53,3 +57,69 @@ def test_serve_refuses_a_database_it_cannot_write(capsys: pytest.CaptureFixture[
     pytest.importorskip("starlette")
     status, err = _error(capsys, "--db", str(tmp_path / "no" / "such" / "folder" / "t.db"))
     assert status == 1 and err.startswith("shock-rules serve: error: cannot write")
+
+
+def _damaged(path: Path) -> Path:
+    """Write an SQLite file of tables whose second page is overwritten."""
+    import sqlite3
+
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE tables (id TEXT PRIMARY KEY, config TEXT, bots TEXT,"
+                    " seats TEXT, seed TEXT, created REAL)")
+        con.executemany("INSERT INTO tables VALUES (?, '{}', '{}', '{}', 's', 0)",
+                        [(f"t{i}" * 50,) for i in range(200)])
+    con.close()
+    with path.open("r+b") as f:
+        f.seek(4096)
+        f.write(b"\xff" * 4096)
+    return path
+
+
+def _other_program(path: Path) -> Path:
+    """Write an SQLite file with a ``tables`` relation of other columns."""
+    import sqlite3
+
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE tables (id TEXT, name TEXT)")
+    con.close()
+    return path
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda p: (p.write_text("not a database\n"), p)[1], "file is not a database"),
+    (_other_program, "no such column: config"),
+    (_damaged, "it is damaged ("),
+    (lambda p: (os.mkfifo(p), p)[1], "it is not a regular file"),
+])
+def test_serve_refuses_a_file_that_is_no_database_of_tables(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        make: Callable[[Path], Path], says: str) -> None:
+    pytest.importorskip("starlette")
+    import shock_rules.server
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(shock_rules.server, "serve", never)
+    if says == "it is not a regular file" and not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    db = make(tmp_path / "t.sqlite3")
+    status, err = _error(capsys, "--db", str(db))
+    assert status == 1
+    assert err.startswith(f"shock-rules serve: error: cannot use {db} as the database: ")
+    assert says in err and err.count("\n") == 1
+
+
+def test_serve_refuses_a_device_before_it_listens(tmp_path: Path) -> None:
+    # The real command: one line, no traceback, and it never got to listen.
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    if not Path("/dev/null").exists():
+        pytest.skip("no /dev/null here")
+    for db in ("/dev/null", str(_other_program(tmp_path / "o.sqlite3"))):
+        done = subprocess.run([sys.executable, "-m", "shock_rules.cli", "serve", "--port", "0",
+                               "--db", db], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1 and done.stdout == ""
+        assert done.stderr.startswith(f"shock-rules serve: error: cannot use {db} as the"
+                                      " database: ")
+        assert done.stderr.count("\n") == 1, done.stderr

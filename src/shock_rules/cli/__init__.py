@@ -22,7 +22,9 @@ whole); input quoted in it is cut to 80 characters. Exit status:
 
 - 0 on success, and when the person leaves ``play`` (``quit`` or end of input);
 - 1 when a file cannot be read or written: the record given to ``replay``, the ``--save`` file
-  of ``play`` or the ``--out`` file of ``simulate`` (both checked before any game starts);
+  of ``play`` or the ``--out`` file of ``simulate`` (both checked before any game starts), the
+  ``--db`` file of ``serve`` (not writable, or no SQLite file of tables: checked before the
+  server listens);
 - 2 for a bad argument, or a record that is not UTF-8 text, is malformed, is some other kind
   of document, or does not replay;
 - 130 when interrupted with Ctrl-C.

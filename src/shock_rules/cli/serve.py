@@ -10,8 +10,11 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import math
+import os
+import sqlite3
+import stat
 
-from ._args import path_text, positive_arg, quote, report, unwritable
+from ._args import clip_message, path_text, positive_arg, quote, report, unwritable
 
 __all__ = ["register"]
 
@@ -34,6 +37,18 @@ def _delay(text: str) -> float:
     if not 0 <= seconds <= 60:
         raise argparse.ArgumentTypeError(f"bot delay must be 0-60 seconds, not {quote(text)}")
     return seconds
+
+
+def _special(path: str) -> str | None:
+    """Return why ``path`` is no place for an SQLite file (a device, a FIFO...), or ``None``
+    for a regular file, a folder (:func:`unwritable` says why not) or nothing yet."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "it is not a regular file"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,12 +74,29 @@ def _run(args: argparse.Namespace) -> int:
     if missing:
         args.parser.error(f"'serve' needs {', '.join(missing)}:"
                           " pip install 'shock-rules[server]'")
+    if (why := _special(args.db)) is not None:
+        return report("serve", f"cannot use {path_text(args.db)} as the database: {why}", 1)
     if (why := unwritable(args.db)) is not None:
         return report("serve", f"cannot write {path_text(args.db)}: {why}", 1)
-    from ..server import Limits, serve
+    from ..server import Limits, SQLiteStore, serve
 
+    # Opened here, before the server starts listening: a file that is no database of tables
+    # is one line of error, not a traceback of the server's startup.
     try:
-        serve(args.host, args.port, args.db, bot_delay=args.bot_delay,
+        store = SQLiteStore(args.db)
+    except (sqlite3.Error, OSError) as exc:
+        return report("serve", f"cannot use {path_text(args.db)} as the database:"
+                      f" {clip_message(str(exc) or type(exc).__name__)}", 1)
+    try:
+        problem = store.check()
+    except (sqlite3.Error, OSError) as exc:
+        problem = str(exc) or type(exc).__name__
+    if problem is not None:
+        store.close()
+        return report("serve", f"cannot use {path_text(args.db)} as the database: it is"
+                      f" damaged ({clip_message(problem)})", 1)
+    try:
+        serve(args.host, args.port, store, bot_delay=args.bot_delay,
               limits=Limits(max_tables=args.max_tables,
                             messages_per_second=args.rate_limit))
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ from urllib.parse import unquote_plus
 import uvicorn
 
 from ._app import Limits, create_app
+from ._store import Store
 
 __all__ = ["RedactTokens", "serve"]
 
@@ -90,11 +91,12 @@ def install_redaction() -> None:
             handler.addFilter(redact)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "shock-rules.sqlite3",
-          *, bot_delay: float = 0.6, limits: Limits | None = None, log_level: str = "info",
-          compress: bool = True
+def serve(host: str = "127.0.0.1", port: int = 8000,
+          db: Store | str | Path = "shock-rules.sqlite3", *, bot_delay: float = 0.6,
+          limits: Limits | None = None, log_level: str = "info", compress: bool = True
           ) -> None:
-    """Run the table server until interrupted (``shock-rules serve``)."""
+    """Run the table server until interrupted (``shock-rules serve``); ``db`` is the path of
+    its SQLite file, or a :class:`Store` (as for :func:`create_app`)."""
     limits = limits or Limits()
     app = create_app(db, bot_delay=bot_delay, limits=limits)
     # Messages over 16 times the limit are cut off by the WebSocket layer itself (close 1009);

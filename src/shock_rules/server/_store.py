@@ -144,13 +144,16 @@ class SQLiteStore:
             self._checkpointer.start()
 
     def _checkpoints(self, every: float) -> None:
-        db = sqlite3.connect(self.path, isolation_level=None)
         try:
-            while not self._stop.wait(every):
-                # PASSIVE: copy what no reader needs, never waiting for a writer.
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-        finally:
-            db.close()
+            db = sqlite3.connect(self.path, isolation_level=None)
+            try:
+                while not self._stop.wait(every):
+                    # PASSIVE: copy what no reader needs, never waiting for a writer.
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            finally:
+                db.close()
+        except sqlite3.Error as exc:  # a damaged file: the commits still go to the log
+            log.error("the database's checkpoints stopped: %s", exc)
 
     def create_table(self, table: StoredTable) -> None:
         """Store a new table and its actions in one transaction."""
@@ -203,6 +206,14 @@ class SQLiteStore:
             except _BadRow as exc:
                 log.error("table %s: could not be restored: %s", _id_text(r[0]), exc)
         return tables
+
+    def check(self) -> str | None:
+        """Return ``None`` if the file reads whole (SQLite's ``quick_check``, which reads every
+        page), else its first problem; raise :class:`sqlite3.DatabaseError` if it cannot say."""
+        with self._lock:
+            rows = self._db.execute("PRAGMA quick_check(1)").fetchall()
+        first = str(rows[0][0]) if rows else "no answer"
+        return None if first == "ok" else first
 
     def close(self) -> None:
         """Close the database (after a last checkpoint)."""
