@@ -25,10 +25,12 @@ from ..simulation import lineup_of, run_simulation
 from ._args import (
     PROG,
     bots_arg,
+    clip_message,
     common_args,
     jobs_default,
     path_text,
     positive_arg,
+    quote,
     report,
     seed_arg,
     unwritable,
@@ -155,6 +157,17 @@ def _run(args: argparse.Namespace) -> int:
         args.parser.error(f"--bots names {len(args.bots)} bots for {args.players} players")
     if args.out is not None and (why := unwritable(args.out)) is not None:
         return report("simulate", f"cannot write {path_text(args.out)}: {why}", 1)
+    ray = None
+    if args.backend == "ray":
+        try:
+            ray = _start_ray(args.address, args.jobs)
+        except KeyboardInterrupt:
+            print(f"\n{PROG} simulate: interrupted", file=sys.stderr)
+            return 130
+        except Exception as exc:  # Ray's own errors for a bad address are of many kinds
+            where = "" if args.address is None else f" at {quote(args.address)}"
+            return report("simulate", f"cannot start or reach Ray{where}:"
+                          f" {clip_message(str(exc) or type(exc).__name__)}", 2)
     try:
         return simulate_command(args.players, args.variant, args.bots, args.games, args.seed,
                                 args.jobs, args.rotate, args.out, sys.stdout, sys.stderr,
@@ -163,5 +176,22 @@ def _run(args: argparse.Namespace) -> int:
         print(f"\n{PROG} simulate: interrupted", file=sys.stderr)
         return 130
     except OSError as exc:
-        return report("simulate", f"cannot write {path_text(args.out or '')}: "
+        if args.out is None:  # not a file's error (a Ray connection's, say)
+            return report("simulate", clip_message(str(exc) or type(exc).__name__), 1)
+        return report("simulate", f"cannot write {path_text(args.out)}: "
                       f"{exc.strerror or exc}", 1)
+    finally:
+        if ray is not None:
+            ray.shutdown()
+
+
+def _start_ray(address: str | None, jobs: int) -> Any:
+    """Start Ray (embedded) or connect to the cluster at ``address`` and return the module:
+    here, so that a bad address is one line of error (the simulation then uses this Ray and
+    leaves it to us to shut down)."""
+    import ray  # the [ray] extra (checked by _run)
+
+    if not ray.is_initialized():
+        ray.init(address=address, num_cpus=jobs if address is None else None,
+                 include_dashboard=False, log_to_driver=False, configure_logging=False)
+    return ray
