@@ -387,17 +387,35 @@ def play_batch(tasks: Sequence[Task]) -> list[GameResult]:
     return [play_one(t) for t in tasks]
 
 
-def _on_ray(tasks: list[Task], jobs: int, address: str | None, batch: int | None,
-            progress: Callable[[int], object] | None) -> list[GameResult]:
+def start_ray(address: str | None, jobs: int) -> Callable[[], None]:
+    """Start Ray embedded (``address`` ``None``, with ``jobs`` CPUs) or connect to the cluster
+    at ``address``, unless Ray already runs; return the function that ends the session (a
+    no-op when Ray already ran). For a caller that wants Ray's own errors of a bad address
+    before any game (the ``simulate`` command); :func:`run_simulation` then uses the session.
+    Raise :class:`RuntimeError` without Ray installed, and Ray's own errors otherwise.
+    """
     try:
         import ray  # the [ray] extra
     except ImportError:
         raise RuntimeError("the ray backend needs Ray: pip install 'shock-rules[ray]'") from None
-    started = not ray.is_initialized()
-    if started:
-        # Embedded (address None) or a cluster; quiet: this is a library call, not a console.
-        ray.init(address=address, num_cpus=jobs if address is None else None,
-                 include_dashboard=False, log_to_driver=False, configure_logging=False)
+    if ray.is_initialized():
+        return _no_shutdown
+    # Embedded (address None) or a cluster; quiet: this is a library call, not a console.
+    ray.init(address=address, num_cpus=jobs if address is None else None,
+             include_dashboard=False, log_to_driver=False, configure_logging=False)
+    shutdown: Callable[[], None] = ray.shutdown
+    return shutdown
+
+
+def _no_shutdown() -> None:
+    """End nothing: Ray ran before :func:`start_ray` was called."""
+
+
+def _on_ray(tasks: list[Task], jobs: int, address: str | None, batch: int | None,
+            progress: Callable[[int], object] | None) -> list[GameResult]:
+    stop = start_ray(address, jobs)
+    import ray  # the [ray] extra, there once start_ray returned
+
     try:
         size = batch or max(1, min(50, len(tasks) // (4 * jobs)))
         remote = ray.remote(play_batch)
@@ -414,5 +432,4 @@ def _on_ray(tasks: list[Task], jobs: int, address: str | None, batch: int | None
         # Batches finish in any order; the document lists games in their own order.
         return [by_game[g] for g in range(len(tasks))]
     finally:
-        if started:
-            ray.shutdown()
+        stop()

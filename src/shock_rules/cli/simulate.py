@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .._rules.config import GameConfig, Variant
-from ..simulation import lineup_of, run_simulation
+from ..simulation import lineup_of, run_simulation, start_ray
 from ._args import (
     PROG,
     bots_arg,
@@ -157,10 +157,12 @@ def _run(args: argparse.Namespace) -> int:
         args.parser.error(f"--bots names {len(args.bots)} bots for {args.players} players")
     if args.out is not None and (why := unwritable(args.out)) is not None:
         return report("simulate", f"cannot write {path_text(args.out)}: {why}", 1)
-    ray = None
+    stop_ray = None
     if args.backend == "ray":
         try:
-            ray = _start_ray(args.address, args.jobs)
+            # Started here, so that a bad address is one line of error; the simulation then
+            # uses this Ray session and leaves it to us to end.
+            stop_ray = start_ray(args.address, args.jobs)
         except KeyboardInterrupt:
             print(f"\n{PROG} simulate: interrupted", file=sys.stderr)
             return 130
@@ -181,17 +183,5 @@ def _run(args: argparse.Namespace) -> int:
         return report("simulate", f"cannot write {path_text(args.out)}: "
                       f"{exc.strerror or exc}", 1)
     finally:
-        if ray is not None:
-            ray.shutdown()
-
-
-def _start_ray(address: str | None, jobs: int) -> Any:
-    """Start Ray (embedded) or connect to the cluster at ``address`` and return the module:
-    here, so that a bad address is one line of error (the simulation then uses this Ray and
-    leaves it to us to shut down)."""
-    import ray  # the [ray] extra (checked by _run)
-
-    if not ray.is_initialized():
-        ray.init(address=address, num_cpus=jobs if address is None else None,
-                 include_dashboard=False, log_to_driver=False, configure_logging=False)
-    return ray
+        if stop_ray is not None:
+            stop_ray()
