@@ -203,12 +203,14 @@ def test_objects_made_by_hand_with_wrong_fields_give_typed_errors() -> None:
     s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(3))
     v = sr.view(s, sr.current_player(s))  # type: ignore[arg-type]
     bad_event = sr.RoundEnded(round=1, reason="x")  # type: ignore[arg-type]
-    for call, error in [
+    cases: list[tuple[Callable[[], object], type[Exception]]] = [
         (lambda: sr.describe_event(bad_event), sr.InvalidArgumentError),
         (lambda: sr.transcript([bad_event]), sr.InvalidArgumentError),
         (lambda: sr.chest_odds(attrs.evolve(v, seats=())), sr.InvalidStateError),
-        (lambda: sr.HeuristicBot().choose(attrs.evolve(v, hand=("7H",)), random.Random(0)),
+        (lambda: sr.HeuristicBot().choose(
+            attrs.evolve(v, hand=("7H",)), random.Random(0)),  # type: ignore[arg-type]
          sr.InvalidStateError),
-    ]:
+    ]
+    for call, error in cases:
         with pytest.raises(error, match="invalid"):
             call()

@@ -433,14 +433,18 @@ def test_a_table_resumes_a_saved_state_with_its_step() -> None:
 def test_bad_arguments_of_tables_and_schemas_are_typed_errors() -> None:
     cfg = sr.GameConfig(players=3)
     table = Table(cfg, rng=random.Random(1))
-    for call in [
-        lambda: protocol.schema("nope"), lambda: protocol.schema(None),
-        lambda: Table(state=object()), lambda: Table("3 players"),
-        lambda: Table(cfg, rng=7),
+    calls: list[Callable[[], object]] = [
+        lambda: protocol.schema("nope"),
+        lambda: protocol.schema(None),  # type: ignore[arg-type]
+        lambda: Table(state=object()),  # type: ignore[arg-type]
+        lambda: Table("3 players"),  # type: ignore[arg-type]
+        lambda: Table(cfg, rng=7),  # type: ignore[arg-type]
         lambda: Table(cfg, state=sr.new_game(sr.GameConfig(players=4))),
         lambda: Table(state=sr.new_game(cfg)).record(),
-        lambda: table.events_since(0, "x"), lambda: table.events_document(0, [1]),
-    ]:
+        lambda: table.events_since(0, "x"),  # type: ignore[arg-type]
+        lambda: table.events_document(0, [1]),  # type: ignore[arg-type]
+    ]
+    for call in calls:
         with pytest.raises(sr.InvalidArgumentError):
             call()
     assert table.events_since(0, None) == table.events_since(0)

@@ -45,7 +45,7 @@ HELPERS: list[tuple[str, Callable[[], object], type[sr.ShockError], str]] = [
      "invalid action index"),
     ("action_mask(None)", lambda: envs.action_mask(None),  # type: ignore[arg-type]
      sr.InvalidArgumentError, "expected a list of Actions"),
-    ("action_mask('reveal')", lambda: envs.action_mask("reveal"),
+    ("action_mask('reveal')", lambda: envs.action_mask("reveal"),  # type: ignore[arg-type]
      sr.InvalidArgumentError, "expected a list of Actions"),
     ("action_mask([None])", lambda: envs.action_mask([None]),  # type: ignore[list-item]
      sr.InvalidArgumentError, "expected an Action"),

@@ -85,11 +85,16 @@ def _other_program(path: Path) -> Path:
     return path
 
 
+def _fifo(p: Path) -> Path:
+    os.mkfifo(p)
+    return p
+
+
 @pytest.mark.parametrize(("make", "says"), [
     (lambda p: (p.write_text("not a database\n"), p)[1], "file is not a database"),
     (_other_program, "no such column: config"),
     (_damaged, "it is damaged ("),
-    (lambda p: (os.mkfifo(p), p)[1], "it is not a regular file"),
+    (_fifo, "it is not a regular file"),
 ])
 def test_serve_refuses_a_file_that_is_no_database_of_tables(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
