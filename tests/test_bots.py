@@ -281,9 +281,10 @@ def test_mcts_time_budget_and_arguments() -> None:
     s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(2))
     v = sr.view(s, s.actor)
     assert MCTSBot(iterations=10**6, seconds=0.05).choose(v, random.Random(0)) in v.legal_actions
-    with pytest.raises(ValueError, match="iterations"):
+    with pytest.raises(ValueError,
+                       match="invalid iterations 0: expected an integer of at least 1"):
         MCTSBot(iterations=0)
-    with pytest.raises(ValueError, match="seconds"):
+    with pytest.raises(ValueError, match="invalid seconds 0: expected a number above 0"):
         MCTSBot(seconds=0)
     with pytest.raises(ValueError, match="not this seat's turn"):
         MCTSBot().choose(sr.view(s, (s.actor + 1) % 4), random.Random(0))
@@ -307,11 +308,33 @@ def test_bots_refuse_settings_of_the_wrong_kind_when_made(
 
 
 def test_bots_refuse_settings_out_of_range_when_made() -> None:
-    with pytest.raises(ValueError, match="exploration"):
+    # The same wording as the other argument checks of the package (simulation.wilson, ...).
+    with pytest.raises(ValueError, match=r"invalid exploration -0\.5: expected a number of at "
+                                         r"least 0\.0"):
         MCTSBot(exploration=-0.5)
-    with pytest.raises(ValueError, match="withdraw_rate"):
+    with pytest.raises(ValueError, match=r"invalid withdraw_rate -0\.1: expected a number of at "
+                                         r"least 0\.0"):
         RandomBot(-0.1)
+    with pytest.raises(ValueError, match=r"invalid withdraw_rate 1\.5: expected a number of at "
+                                         r"most 1\.0"):
+        RandomBot(1.5)
     assert MCTSBot(iterations=1, seconds=1, exploration=0, caution=1).seconds == 1
+
+
+def test_the_bots_check_their_settings_with_the_package_argument_checks() -> None:
+    # One check for the bots' settings and simulation's arguments (shock_rules._errors).
+    from shock_rules import _errors
+    from shock_rules.bots import base
+
+    assert base.int_setting is _errors.check_int
+    assert base.float_setting is _errors.check_number
+    assert _errors.check_int("n", 3, 0) == 3
+    assert type(_errors.check_number("x", 2, 0.0, 2.0)) is float
+    for value in (True, False):
+        with pytest.raises(sr.InvalidArgumentError, match="expected an integer"):
+            _errors.check_int("n", value)
+        with pytest.raises(sr.InvalidArgumentError, match="expected a finite number"):
+            _errors.check_number("x", value)
 
 
 @pytest.mark.parametrize("paired", [True, False])

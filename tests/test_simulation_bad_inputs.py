@@ -34,8 +34,10 @@ BAD: list[tuple[str, Callable[[], object], type[sr.ShockError], str]] = [
      "invalid n 2.5"),
     ("wilson(0.5, True)", lambda: sim.wilson(0.5, True), sr.InvalidArgumentError,
      "invalid n True"),
-    ("wilson(0.5, -1)", lambda: sim.wilson(0.5, -1), sr.InvalidArgumentError, "invalid n -1"),
-    ("wilson(z=0)", lambda: sim.wilson(0.5, 3, 0), sr.InvalidArgumentError, "invalid z 0"),
+    ("wilson(0.5, -1)", lambda: sim.wilson(0.5, -1), sr.InvalidArgumentError,
+     "invalid n -1: expected an integer of at least 0"),
+    ("wilson(z=0)", lambda: sim.wilson(0.5, 3, 0), sr.InvalidArgumentError,
+     "invalid z 0: expected a number above 0"),
     ("lineup_of(None, 4)", lambda: sim.lineup_of(None, 4),  # type: ignore[arg-type]
      sr.InvalidArgumentError, "invalid names None"),
     ("lineup_of('random', 4)", lambda: sim.lineup_of("random", 4), sr.InvalidArgumentError,
@@ -67,7 +69,7 @@ BAD: list[tuple[str, Callable[[], object], type[sr.ShockError], str]] = [
     ("game_seed(None, 0)", lambda: sim.game_seed(None, 0),  # type: ignore[arg-type]
      sr.InvalidArgumentError, "invalid seed None"),
     ("game_seed(1, -1)", lambda: sim.game_seed(1, -1), sr.InvalidArgumentError,
-     "invalid game -1"),
+     "invalid game -1: expected an integer of at least 0"),
     ("play_one(None)", lambda: sim.play_one(None),  # type: ignore[arg-type]
      sr.InvalidArgumentError, "invalid task None"),
     ("play_one(bad config)", lambda: sim.play_one((None, tuple(LINEUP), 1, 0, True)),  # type: ignore[arg-type]

@@ -18,6 +18,8 @@ The hierarchy::
 
 from __future__ import annotations
 
+import math
+
 __all__ = [
     "QUOTE_LIMIT",
     "ConfigError",
@@ -27,6 +29,8 @@ __all__ = [
     "InvalidNotationError",
     "InvalidStateError",
     "ShockError",
+    "check_int",
+    "check_number",
     "quoted",
 ]
 
@@ -46,6 +50,44 @@ def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
         return shown[0] + inner[:limit - 1] + "\u2026" + shown[-1]
     text = repr(value)
     return text if len(text) <= limit + 2 else text[:limit + 1] + "\u2026"
+
+
+def check_int(name: str, value: object, least: int | None = None) -> int:
+    """Return ``value`` if it is an integer, and at least ``least`` when that is given; else
+    raise :class:`InvalidArgumentError` (a ``TypeError`` and a ``ValueError``) naming the
+    argument ``name``. A bool is not taken for a number.
+
+    The bots check their settings with this and :func:`check_number` when they are made (as
+    ``shock_rules.bots.base.int_setting`` and ``float_setting``). Their constructors declare
+    the parameters as ``object``: the compiled build would check a parameter declared ``int``
+    or ``float`` itself, before these checks, with a ``TypeError`` of its own.
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected an integer")
+    if least is not None and value < least:
+        raise InvalidArgumentError(
+            f"invalid {name} {quoted(value)}: expected an integer of at least {least}")
+    return int(value)
+
+
+def check_number(name: str, value: object, least: float | None = None,
+                 most: float | None = None, positive: bool = False) -> float:
+    """Return ``value`` as a float if it is a finite number (an ``int`` or a ``float``, not a
+    bool) in range: at least ``least``, at most ``most``, above 0 when ``positive``; else
+    raise :class:`InvalidArgumentError` naming the argument (see :func:`check_int`)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value):
+        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected a finite number")
+    number = float(value)
+    if positive and number <= 0:
+        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected a number above 0")
+    if least is not None and number < least:
+        raise InvalidArgumentError(
+            f"invalid {name} {quoted(value)}: expected a number of at least {least}")
+    if most is not None and number > most:
+        raise InvalidArgumentError(
+            f"invalid {name} {quoted(value)}: expected a number of at most {most}")
+    return number
 
 
 class ShockError(Exception):

@@ -45,7 +45,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from ._errors import ConfigError, InvalidArgumentError, quoted
+from ._errors import ConfigError, InvalidArgumentError, check_int, check_number, quoted
 from ._json import SCHEMA, config_to_dict
 from ._rules.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from ._rules.events import Shocked, Withdrew
@@ -63,27 +63,6 @@ Z95 = 1.959963984540054
 # One game's result: the slot at each seat, and per slot its score, its share of the win,
 # its withdrawals and its shocks.
 GameResult = dict[str, Any]
-
-
-def _check_int(name: str, value: object, low: int | None = None) -> int:
-    """Return ``value`` if it is an integer (never a bool), at least ``low`` when given; raise
-    :class:`~shock_rules.InvalidArgumentError`."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected an integer")
-    if low is not None and value < low:
-        raise InvalidArgumentError(
-            f"invalid {name} {quoted(value)}: expected an integer {low} or more"
-        )
-    return value
-
-
-def _check_number(name: str, value: object) -> float:
-    """Return ``value`` if it is a finite number (never a bool); raise
-    :class:`~shock_rules.InvalidArgumentError`."""
-    if (isinstance(value, bool) or not isinstance(value, (int, float))
-            or not math.isfinite(value)):
-        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected a finite number")
-    return value
 
 
 def _check_list(name: str, value: object, what: str) -> Sequence[Any]:
@@ -117,7 +96,7 @@ def lineup_of(names: Sequence[str], players: int) -> list[str]:
         raise InvalidArgumentError(
             f"invalid names {quoted(names)}: expected a list of bot names (strings)"
         )
-    _check_int("players", players)
+    check_int("players", players)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidArgumentError(
             f"invalid players {quoted(players)}: expected {MIN_PLAYERS} to {MAX_PLAYERS}"
@@ -139,8 +118,8 @@ def game_seed(seed: int, game: int) -> str:
 
     Raise :class:`~shock_rules.InvalidArgumentError` unless both are integers (``game`` 0 or
     more)."""
-    _check_int("seed", seed)
-    _check_int("game", game, 0)
+    check_int("seed", seed)
+    check_int("game", game, 0)
     return f"shock-rules-simulate:{seed}:{game}"
 
 
@@ -197,13 +176,11 @@ def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
 
     Raise :class:`~shock_rules.InvalidArgumentError` unless ``p`` is a number 0 to 1, ``n`` an
     integer 0 or more and ``z`` a finite number above 0."""
-    _check_number("p", p)
+    check_number("p", p)
     if not 0.0 <= p <= 1.0:
         raise InvalidArgumentError(f"invalid p {quoted(p)}: expected a proportion 0 to 1")
-    _check_int("n", n, 0)
-    _check_number("z", z)
-    if z <= 0:
-        raise InvalidArgumentError(f"invalid z {quoted(z)}: expected a number above 0")
+    check_int("n", n, 0)
+    check_number("z", z, positive=True)
     if n == 0:
         return 0.0, 1.0
     z2n = z * z / n
@@ -325,7 +302,7 @@ def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: 
             raise InvalidArgumentError(
                 f"invalid {name} {quoted(value)}: games, jobs and batch must be positive"
             )
-    _check_int("seed", seed)
+    check_int("seed", seed)
     _check_bool("rotate", rotate)
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(

@@ -6,12 +6,11 @@ undealt cards and other seats' face-down cards (K34), so a bot cannot cheat by c
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from .._errors import ConfigError, InvalidArgumentError, quoted
+from .._errors import ConfigError, InvalidArgumentError, check_int, check_number, quoted
 from .._info.view import PlayerView, view
 from .._rules.actions import Action, ActionKind
 from .._rules.config import GameConfig
@@ -21,38 +20,11 @@ from .._rules.state import CHANCE_PHASES, Phase, State
 __all__ = ["Bot", "RandomBot", "play_game"]
 
 
-def int_setting(name: str, value: object, least: int) -> int:
-    """Return ``value`` if it is an integer of at least ``least``; else raise
-    :class:`~shock_rules.InvalidArgumentError` (a ``TypeError`` and a ``ValueError``) naming
-    the setting. A bool is not taken for a number.
-
-    The bots check their settings with these functions when they are made, not at their first
-    decision. Their constructors declare the parameters as ``object``: the compiled build
-    would check a parameter declared ``int`` or ``float`` itself, before these checks, with a
-    ``TypeError`` of its own.
-    """
-    if type(value) is bool or not isinstance(value, int):
-        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected an integer")
-    if value < least:
-        raise InvalidArgumentError(f"invalid {name} {value}: expected at least {least}")
-    return int(value)
-
-
-def float_setting(name: str, value: object, least: float | None = None,
-                  most: float | None = None, positive: bool = False) -> float:
-    """Return ``value`` as a float if it is a finite number in range (at least ``least``, at
-    most ``most``, above 0 when ``positive``); else raise
-    :class:`~shock_rules.InvalidArgumentError` naming the setting (see :func:`int_setting`)."""
-    if type(value) is bool or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected a finite number")
-    number = float(value)
-    if positive and number <= 0:
-        raise InvalidArgumentError(f"invalid {name} {value}: expected a positive number")
-    if least is not None and number < least:
-        raise InvalidArgumentError(f"invalid {name} {value}: expected at least {least}")
-    if most is not None and number > most:
-        raise InvalidArgumentError(f"invalid {name} {value}: expected at most {most}")
-    return number
+# The bots check their settings with the package's argument checks when they are made, not
+# at their first decision, under these names (see check_int for why the constructors declare
+# the settings as ``object``).
+int_setting = check_int
+float_setting = check_number
 
 
 def check_choice(view: object, rng: object) -> PlayerView:
