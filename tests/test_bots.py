@@ -535,6 +535,9 @@ def test_mcts_decides_with_the_largest_gem_values_an_edition_allows() -> None:
     lambda: MCTSBot(iterations=None), lambda: MCTSBot(seconds=-1), lambda: MCTSBot(seconds=0),
     lambda: MCTSBot(exploration=-1), lambda: MCTSBot(exploration=None),
     lambda: MCTSBot(paired=0), lambda: MCTSBot(caution="x"),
+    # Past a float's range, and past the digits Python will show in the message.
+    lambda: RandomBot(10**400), lambda: MCTSBot(exploration=10**400),
+    lambda: MCTSBot(iterations=-10**5000), lambda: HeuristicBot(-10**5000),
 ])
 def test_a_bad_setting_is_refused_with_a_typed_error_in_either_build(
         make: Callable[[], object]) -> None:

@@ -135,3 +135,15 @@ def test_a_long_bad_argument_is_quoted_short() -> None:
     with pytest.raises(sr.InvalidArgumentError) as exc:
         run(seed="9" * 10_000)
     assert len(str(exc.value)) < 200
+
+
+def test_a_huge_integer_is_refused_with_a_typed_error() -> None:
+    # Past a float's range (OverflowError from float()) and past the digits Python will show
+    # (ValueError from repr()): refused all the same, and quoted short.
+    with pytest.raises(sr.InvalidArgumentError, match=r"invalid p 1000.*too large for a float"):
+        sim.wilson(10**400, 3)
+    with pytest.raises(sr.InvalidArgumentError,
+                       match="invalid n <int too large to show>: expected an integer of at"):
+        sim.wilson(0.5, -10**5000)
+    with pytest.raises(sr.InvalidArgumentError, match="invalid seed <list too large to show>"):
+        run(seed=[10**5000])

@@ -48,7 +48,10 @@ def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
         if len(inner) <= limit and len(value) <= limit:
             return shown
         return shown[0] + inner[:limit - 1] + "\u2026" + shown[-1]
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int (or a list of one) past Python's limit on digits shown
+        text = f"<{type(value).__name__} too large to show>"
     return text if len(text) <= limit + 2 else text[:limit + 1] + "\u2026"
 
 
@@ -75,10 +78,16 @@ def check_number(name: str, value: object, least: float | None = None,
     """Return ``value`` as a float if it is a finite number (an ``int`` or a ``float``, not a
     bool) in range: at least ``least``, at most ``most``, above 0 when ``positive``; else
     raise :class:`InvalidArgumentError` naming the argument (see :func:`check_int`)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected a finite number")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an int too large for a float
+        raise InvalidArgumentError(
+            f"invalid {name} {quoted(value)}: expected a finite number (this one is too large"
+            f" for a float)") from None
+    if not math.isfinite(number):
+        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected a finite number")
     if positive and number <= 0:
         raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected a number above 0")
     if least is not None and number < least:
