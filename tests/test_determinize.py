@@ -193,6 +193,19 @@ def test_an_inconsistent_view_is_rejected() -> None:
         determinize(attrs.evolve(v, seats=tuple(seats)), random.Random(0))
 
 
+def _random_groups(rng: random.Random) -> tuple[list[int], list[int], list[int]]:
+    """Return ``(left, cap, allowed)`` for the feasibility check: 1 to 6 groups of seats, each
+    with room for 0 to 4 cards of the suits in its mask ``allowed`` (1 to 15), and the cards
+    left of each of the four suits, as many in all as the groups have room for."""
+    groups = rng.randint(1, 6)
+    cap = [rng.randint(0, 4) for _ in range(groups)]
+    allowed = [rng.randint(1, 15) for _ in range(groups)]
+    total = sum(cap)
+    cuts = sorted(rng.randint(0, total) for _ in range(3))
+    left = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], total - cuts[2]]
+    return left, cap, allowed
+
+
 def test_the_feasibility_check_is_halls_condition() -> None:
     # _feasible groups the seats that accept the same suits; it must say exactly what Hall's
     # condition says suit set by suit set, ungrouped.
@@ -211,12 +224,7 @@ def test_the_feasibility_check_is_halls_condition() -> None:
 
     rng = random.Random(3)
     for _ in range(5000):
-        groups = rng.randint(1, 6)
-        cap = [rng.randint(0, 4) for _ in range(groups)]
-        allowed = [rng.randint(1, 15) for _ in range(groups)]
-        total = sum(cap)
-        cuts = sorted(rng.randint(0, total) for _ in range(3))
-        left = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], total - cuts[2]]
+        left, cap, allowed = _random_groups(rng)
         assert _feasible(left, cap, allowed) == plain(left, cap, allowed)
 
 
@@ -228,18 +236,13 @@ def test_the_tight_suits_decide_each_group_as_the_feasibility_check() -> None:
     rng = random.Random(5)
     checked = 0
     for _ in range(5000):
-        groups = rng.randint(1, 6)
-        cap = [rng.randint(0, 4) for _ in range(groups)]
-        allowed = [rng.randint(1, 15) for _ in range(groups)]
-        total = sum(cap)
-        cuts = sorted(rng.randint(0, total) for _ in range(3))
-        left = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], total - cuts[2]]
-        if not total or not _feasible(left, cap, allowed):
+        left, cap, allowed = _random_groups(rng)
+        if not sum(cap) or not _feasible(left, cap, allowed):
             continue
         s = rng.choice([x for x in range(4) if left[x]])
         left[s] -= 1
         tight = _tight_suits(left, cap, allowed)
-        for g in range(groups):
+        for g in range(len(cap)):
             if not cap[g] or not allowed[g] >> s & 1:
                 continue
             cap[g] -= 1
