@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ import numpy as np  # noqa: E402 -- after the skip: numpy comes with the extra
 
 import shock_rules as sr  # noqa: E402
 from shock_rules.envs import encode  # noqa: E402
-from shock_rules.envs.openspiel import GAME_NAME, chance_of  # noqa: E402
+from shock_rules.envs.openspiel import GAME_NAME, ShockRulesGame, chance_of  # noqa: E402
 
 
 @pytest.mark.parametrize("params", [{"players": 3}, {"players": 4, "variant": "simplified"},
@@ -34,6 +35,49 @@ def test_game_type_and_info() -> None:
     assert (game.min_utility(), game.max_utility()) == (0.0, 1.0)
     with pytest.raises(sr.ConfigError, match="unknown reward 'score'"):
         pyspiel.load_game(GAME_NAME, {"reward": "score"})
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"players": "x"}, "players must be 3, 4 or 5, not 'x'"),
+    ({"players": 2}, "players must be 3, 4 or 5, not 2"),
+    ({"players": 6}, "players must be 3, 4 or 5, not 6"),
+    ({"players": True}, "players must be 3, 4 or 5, not True"),
+    ({"players": 3.0}, r"players must be 3, 4 or 5, not 3\.0"),
+    ({"variant": "x"}, "unknown variant 'x': expected 'standard' or 'simplified'"),
+    ({"variant": 3}, "unknown variant 3: expected"),
+    ({"reward": "score"}, "unknown reward 'score': expected 'share' or 'win'"),
+    ({"reward": None}, "unknown reward None"),
+    ({"zero_sum": "no"}, "invalid zero_sum 'no': expected True or False"),
+    ({"zero_sum": 1}, "invalid zero_sum 1: expected True or False"),
+    ({"players": 3, "seats": 3},
+     "unknown parameter 'seats': expected one of players, variant, reward, zero_sum"),
+    ({1: 2}, "unknown parameter 1"),
+    ("players=3", "invalid parameters 'players=3': expected a dict"),
+    ([("players", 3)], "invalid parameters"),
+], ids=repr)
+def test_a_game_made_with_a_bad_parameter_raises_a_config_error(params: Any,
+                                                                message: str) -> None:
+    # The package's typed error with the reason; a ConfigError is a ValueError too.
+    with pytest.raises(sr.ConfigError, match=message) as exc:
+        ShockRulesGame(params)
+    assert isinstance(exc.value, ValueError)
+
+
+def test_load_game_refuses_bad_parameters() -> None:
+    # pyspiel checks each parameter's type and name against the game's specification before it
+    # makes the game (a SpielError); the values are the game's to check (a ConfigError).
+    for params in ({"players": "x"}, {"players": True}, {"zero_sum": 1}, {"seats": 3}):
+        with pytest.raises((pyspiel.SpielError, sr.ConfigError)):
+            pyspiel.load_game(GAME_NAME, params)
+    with pytest.raises(sr.ConfigError, match="players must be 3, 4 or 5, not 6"):
+        pyspiel.load_game(GAME_NAME, {"players": 6})
+    with pytest.raises(sr.ConfigError, match="unknown variant 'x'"):
+        pyspiel.load_game(GAME_NAME, {"variant": "x"})
+    game = ShockRulesGame({"players": 5, "variant": " Simplified", "reward": "win",
+                           "zero_sum": True})
+    assert (game.num_players(), game.config.variant, game.reward, game.zero_sum) == (
+        5, sr.Variant.SIMPLIFIED, "win", True)
+    assert ShockRulesGame(None).config == ShockRulesGame({}).config == sr.GameConfig()
 
 
 def test_chance_nodes_carry_the_engines_exact_probabilities() -> None:

@@ -16,7 +16,9 @@ rewards at the end only.
 - Parameters: ``players`` (3-5, default 4), ``variant`` (``"standard"`` or ``"simplified"``),
   ``reward`` (``"share"``, the default, or ``"win"``; see :func:`shock_rules.envs.final_rewards`)
   and ``zero_sum`` (subtract the mean reward). The returns are bounded: a share or win reward
-  lies in [0, 1] (shifted by ``-1/players`` when zero-sum).
+  lies in [0, 1] (shifted by ``-1/players`` when zero-sum). A bad parameter raises
+  :class:`~shock_rules.ConfigError` with the reason (``pyspiel.load_game`` itself refuses one
+  of the wrong type or an unknown name first, with a ``pyspiel.SpielError``).
 - Player actions are the fixed decision indexes of :func:`shock_rules.envs.action_index`
   (``num_distinct_actions`` is :data:`~shock_rules.envs.NUM_ACTIONS`).
 - Chance nodes list their outcomes with the engine's exact probabilities
@@ -40,12 +42,12 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from .._errors import ConfigError, IllegalActionError
+from .._errors import ConfigError, IllegalActionError, quoted
 from .._info.view import view
 from .._notation.position import format_position
 from .._rules.actions import DEAL, LEADER, TRUMP, Action, ActionKind
 from .._rules.cards import NUM_CARDS
-from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig
+from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig, Variant
 from .._rules.engine import (
     apply,
     chance_outcomes,
@@ -58,7 +60,7 @@ from .._rules.engine import (
 from .._rules.state import CHANCE, Phase, State
 from .._rules.tables import tables_for
 from ._encoding import NUM_ACTIONS, action_index, action_of, encode, layout, observation_size
-from ._rewards import final_rewards, reward_bounds
+from ._rewards import check_bool, final_rewards, reward_bounds
 from ._text import table_text
 
 __all__ = ["GAME_NAME", "ShockRulesGame", "ShockRulesState", "chance_id", "chance_of"]
@@ -142,19 +144,39 @@ class _Frozen:
         return self
 
 
+def _check_params(params: object) -> dict[str, Any]:
+    """Return the game's parameters with the defaults filled in, if ``params`` is ``None`` or
+    a dict of known parameters with a valid ``reward`` and ``zero_sum`` (a bool, not a number
+    or a string); else raise :class:`~shock_rules.ConfigError` with the reason. ``players``
+    and ``variant`` are checked as the game's :class:`~shock_rules.GameConfig` is made.
+
+    :func:`pyspiel.load_game` refuses a parameter of the wrong type or an unknown name itself
+    (a ``pyspiel.SpielError``) before the game is made; this is for a game made directly,
+    ``ShockRulesGame({...})``, and for the values' ranges."""
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        raise ConfigError(f"invalid parameters {quoted(params)}: expected a dict such as"
+                          " {'players': 3}")
+    unknown = [name for name in params if name not in _DEFAULTS]
+    if unknown:
+        raise ConfigError(f"unknown parameter {quoted(unknown[0])}: expected one of"
+                          f" {', '.join(_DEFAULTS)}")
+    p = {**_DEFAULTS, **params}
+    if not isinstance(p["reward"], str) or p["reward"] not in ("share", "win"):
+        raise ConfigError(f"unknown reward {quoted(p['reward'])}: expected 'share' or 'win'"
+                          " (OpenSpiel needs bounded returns)")
+    check_bool("zero_sum", p["zero_sum"])
+    return p
+
+
 class ShockRulesGame(pyspiel.Game):
     """The OpenSpiel game of *Shock! Knights & Poisons* (``python_shock_rules``)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        p = dict(_DEFAULTS)
-        p.update(params or {})
-        if p["reward"] not in ("share", "win"):
-            raise ConfigError(
-                f"unknown reward {p['reward']!r}: expected 'share' or 'win' (OpenSpiel needs"
-                " bounded returns)"
-            )
-        config = GameConfig(players=int(p["players"]), variant=str(p["variant"]))
-        low, high = reward_bounds(config.players, p["reward"], bool(p["zero_sum"]), 1.0)
+        p = _check_params(params)
+        config = GameConfig(players=p["players"], variant=Variant.parse(p["variant"]))
+        low, high = reward_bounds(config.players, p["reward"], p["zero_sum"], 1.0)
         kinds = len(tables_for(config).chest_cards)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -169,9 +191,9 @@ class ShockRulesGame(pyspiel.Game):
         #: The configuration of the games.
         self.config = config
         #: The reward scheme (``"share"`` or ``"win"``).
-        self.reward = str(p["reward"])
+        self.reward: str = p["reward"]
         #: Whether the mean reward is subtracted.
-        self.zero_sum = bool(p["zero_sum"])
+        self.zero_sum: bool = p["zero_sum"]
 
     def new_initial_state(self) -> ShockRulesState:
         """Return the state before the first card is dealt."""
