@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
+import socket
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -369,7 +370,9 @@ def start_ray(address: str | None, jobs: int) -> Callable[[], None]:
     at ``address``, unless Ray already runs; return the function that ends the session (a
     no-op when Ray already ran). For a caller that wants Ray's own errors of a bad address
     before any game (the ``simulate`` command); :func:`run_simulation` then uses the session.
-    Raise :class:`RuntimeError` without Ray installed, and Ray's own errors otherwise.
+    Raise :class:`RuntimeError` without Ray installed, :class:`ConnectionError` when nothing
+    accepts a connection at a ``host:port`` or ``ray://host:port`` address within
+    :data:`CONNECT_TIMEOUT` seconds, and Ray's own errors otherwise.
     """
     try:
         import ray  # the [ray] extra
@@ -377,11 +380,34 @@ def start_ray(address: str | None, jobs: int) -> Callable[[], None]:
         raise RuntimeError("the ray backend needs Ray: pip install 'shock-rules[ray]'") from None
     if ray.is_initialized():
         return _no_shutdown
+    if address is not None:
+        _check_reachable(address)
     # Embedded (address None) or a cluster; quiet: this is a library call, not a console.
     ray.init(address=address, num_cpus=jobs if address is None else None,
              include_dashboard=False, log_to_driver=False, configure_logging=False)
     shutdown: Callable[[], None] = ray.shutdown
     return shutdown
+
+
+#: How long :func:`start_ray` waits for a cluster's address to accept a connection, in seconds.
+CONNECT_TIMEOUT: Final = 10.0
+
+
+def _check_reachable(address: str) -> None:
+    """Raise :class:`ConnectionError` when nothing accepts a TCP connection at a ``host:port``
+    address (also behind ``ray://``). Ray itself retries such an address for about two
+    minutes before it gives up; ``"auto"``, ``"local"`` and forms Ray rejects at once are left
+    to Ray."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not (port.isascii() and port.isdigit()):
+        return
+    if not 0 < int(port) < 65536:
+        raise InvalidArgumentError(f"invalid address {quoted(address)}: the port must be 1-65535")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+        raise ConnectionError(f"nothing answers at {quoted(address)} ({why})") from None
 
 
 def _no_shutdown() -> None:
