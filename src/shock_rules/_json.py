@@ -677,7 +677,7 @@ def action_from_json(text: str | bytes | Doc) -> Action:
     body = {k: v for k, v in data.items() if k not in ("schema", "type", "step")}
     if "step" in data and (type(data["step"]) is not int or data["step"] < 0):
         raise InvalidNotationError(f"invalid document: action.step: expected a step number,"
-                                   f" not {data['step']!r}")
+                                   f" not {quoted(data['step'])}")
     return read_action(body, "action")
 
 
@@ -722,9 +722,9 @@ def view_body(doc: dict[str, object]) -> dict[str, object]:
 def check_view_turn(view: PlayerView, doc: dict[str, object]) -> None:
     """Check the redundant turn fields of a view document against its view (internal)."""
     if doc["to_act"] != view.to_act or type(doc["to_act"]) not in (int, type(None)):
-        raise fail("view.to_act", f"expected {view.to_act!r}, not {doc['to_act']!r}")
+        raise fail("view.to_act", f"expected {view.to_act!r}, not {quoted(doc['to_act'])}")
     if doc["your_turn"] is not view.your_turn:
-        raise fail("view.your_turn", f"expected {view.your_turn!r}, not {doc['your_turn']!r}")
+        raise fail("view.your_turn", f"expected {view.your_turn!r}, not {quoted(doc['your_turn'])}")
     check_steps(doc["events"], "view.events", view.step)
     for i, a in enumerate(read_list(doc["legal_actions"], "view.legal_actions")):
         for key in ("notation", "kind"):

@@ -170,7 +170,7 @@ class Action:
     def leader(seat: int) -> Action:
         """Return the chance outcome ``leader <seat>``."""
         if type(seat) is not int or not 0 <= seat < 5:
-            raise InvalidNotationError(f"invalid seat {seat!r}: expected 0-4")
+            raise InvalidNotationError(f"invalid seat {quoted(seat)}: expected 0-4")
         return LEADER[seat]
 
     @classmethod

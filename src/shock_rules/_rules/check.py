@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .._errors import InvalidStateError
+from .._errors import InvalidStateError, quoted
 from .cards import CARDS, Card, Suit
 from .config import ROUNDS, GameConfig, Variant
 from .round import deal_target
@@ -146,7 +146,7 @@ def _place(i: int, n: int) -> str:
 def _check(state: State) -> None:
     cfg = state.config
     if type(cfg) is not GameConfig:
-        raise _fail(f"config must be a GameConfig, not {cfg!r}")
+        raise _fail(f"config must be a GameConfig, not {quoted(cfg)}")
     t = tables_for(cfg)
     n = cfg.players
     H = t.hand_size
@@ -177,12 +177,12 @@ def _check(state: State) -> None:
             and type(p.face_up) is bool and type(p.gems) is int for p in trick):
         raise _fail("the trick must be a tuple of plays")
     if type(state.phase) is not Phase:
-        raise _fail(f"unknown phase {state.phase!r}")
+        raise _fail(f"unknown phase {quoted(state.phase)}")
     if not 1 <= state.round <= ROUNDS:
         raise _fail(f"round {state.round} is not 1-{ROUNDS}")
     for s in status:
         if type(s) is not Status:
-            raise _fail(f"unknown status {s!r}")
+            raise _fail(f"unknown status {quoted(s)}")
     if not 1 <= state.trick_number <= H:
         raise _fail(f"trick {state.trick_number} is not 1-{H}")
     if not -1 <= state.leader < n or not -1 <= state.actor < n:

@@ -155,7 +155,7 @@ def new_game(config: GameConfig | None = None) -> State:
     if config is None:
         config = GameConfig()
     if not isinstance(config, GameConfig):
-        raise ConfigError(f"new_game() needs a GameConfig, not {config!r}")
+        raise ConfigError(f"new_game() needs a GameConfig, not {quoted(config)}")
     t = tables_for(config)
     n = config.players
     leader = -1 if config.first_leader is None else config.first_leader

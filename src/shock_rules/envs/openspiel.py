@@ -126,7 +126,8 @@ def chance_of(state: State, outcome: int) -> Action:
         return Action.chest(state.tables.chest_cards[outcome - base])
     if state.phase is Phase.LEADER and 0 <= outcome - base - kinds < state.config.players:
         return LEADER[outcome - base - kinds]
-    raise IllegalActionError(f"invalid chance outcome {outcome!r} at a {state.phase.name} step")
+    raise IllegalActionError(
+        f"invalid chance outcome {quoted(outcome)} at a {state.phase.name} step")
 
 
 class _Frozen:
@@ -309,7 +310,7 @@ class ShockRulesObserver:
     def __init__(self, config: GameConfig, iig_obs_type: Any,
                  params: dict[str, Any] | None) -> None:
         if params:
-            raise ConfigError(f"observation parameters are not supported, got {params!r}")
+            raise ConfigError(f"observation parameters are not supported, got {quoted(params)}")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.tensor = np.zeros(observation_size(config), np.float32)
         self.dict = {f.name: self.tensor[f.offset:f.stop] for f in layout(config)}

@@ -6,7 +6,13 @@ import json
 from collections.abc import Mapping
 from typing import Final
 
-from .._errors import IllegalActionError, InvalidNotationError, InvalidStateError, ShockError
+from .._errors import (
+    IllegalActionError,
+    InvalidNotationError,
+    InvalidStateError,
+    ShockError,
+    quoted,
+)
 from .._json import SCHEMA, action_from_json, kind_of, read_action
 from .._rules.actions import Action
 
@@ -105,7 +111,7 @@ def read_document(text: str | bytes) -> dict[str, object]:
         raise InvalidStateError(f"invalid document: expected an object, not {kind_of(data)}")
     if data.get("schema") != SCHEMA:
         raise InvalidStateError(
-            f"invalid document: expected schema {SCHEMA!r}, not {data.get('schema')!r}")
+            f"invalid document: expected schema {SCHEMA!r}, not {quoted(data.get('schema'))}")
     if not isinstance(data.get("type"), str):
         raise InvalidStateError("invalid document: missing its \"type\"")
     return data
@@ -130,7 +136,8 @@ def read_action_message(message: Action | str | Mapping[str, object]) -> tuple[A
     doc = dict(message)
     step = doc.get("step")
     if step is not None and (type(step) is not int or step < 0):
-        raise InvalidNotationError(f"invalid action: step: expected a step number, not {step!r}")
+        raise InvalidNotationError(
+            f"invalid action: step: expected a step number, not {quoted(step)}")
     if "type" in doc or "schema" in doc:
         if doc.get("type") != "action":
             raise InvalidStateError(
