@@ -33,8 +33,8 @@ def test_progress_counts_every_game() -> None:
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"backend": "dask"}, "unknown backend 'dask'"),
-    ({"jobs": 0}, "must be positive"),
-    ({"batch": 0}, "must be positive"),
+    ({"jobs": 0}, "invalid jobs 0: expected an integer of at least 1"),
+    ({"batch": 0}, "invalid batch 0: expected an integer of at least 1"),
 ])
 def test_bad_arguments_are_refused(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):

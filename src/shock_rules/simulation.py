@@ -295,14 +295,7 @@ def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: 
         )
     counts = (("games", games), ("jobs", jobs)) + (() if batch is None else (("batch", batch),))
     for name, value in counts:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidArgumentError(
-                f"invalid {name} {quoted(value)}: expected a positive integer"
-            )
-        if value < 1:
-            raise InvalidArgumentError(
-                f"invalid {name} {quoted(value)}: games, jobs and batch must be positive"
-            )
+        check_int(name, value, 1)
     check_int("seed", seed)
     _check_bool("rotate", rotate)
     if progress is not None and not callable(progress):
