@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 import pytest
@@ -332,3 +333,47 @@ def test_the_issue_examples_are_refused() -> None:
         sr.check_state(attrs.evolve(s, last_winner=2))
     with pytest.raises(sr.InvalidStateError, match="expected a State"):
         sr.check_state(None)  # type: ignore[arg-type]
+
+
+def _int_fields(cls: type) -> set[str]:
+    return {f.name for f in attrs.fields(cls) if f.type in ("int", int)}
+
+
+def test_every_integer_field_is_type_checked_as_an_object() -> None:
+    # The compiled build reads a field declared int unboxed (True as 1): the checks read these
+    # fields as plain objects, and must cover every int field of the classes.
+    from shock_rules._info import determinize as det
+    from shock_rules._info.view import SeatView, TrickCard
+    from shock_rules._rules import check
+    assert set(check._STATE_INTS) == _int_fields(State)
+    assert set(det._VIEW_INTS) == _int_fields(sr.PlayerView)
+    assert set(det._SEAT_INTS) == _int_fields(SeatView)
+    assert set(det._TRICK_INTS) == _int_fields(TrickCard)
+
+
+@pytest.mark.parametrize("bad", [True, False, 1.0, "1", None])
+def test_a_bool_or_other_non_integer_in_an_integer_field_is_refused(bad: Any) -> None:
+    # The same in both builds: a bool is not an integer here, though True == 1.
+    s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(1))
+    assert s.round == 1 and s.trick_number == 1 and s.phase is Phase.PLAY
+    for name in ("round", "trick_number", "revealed", "step"):
+        with pytest.raises(sr.InvalidStateError, match="must be integers"):
+            sr.check_state(attrs.evolve(s, **{name: bad}))
+    play = s.trick + (sr.Play(s.actor, sr.Card.parse("7H"), True, 0),)
+    for field in ("seat", "gems"):
+        forged = (attrs.evolve(play[-1], **{field: bad}),)
+        with pytest.raises(sr.InvalidStateError, match="the trick must be a tuple of plays"):
+            sr.check_state(attrs.evolve(s, trick=forged))
+    v = sr.view(s, s.actor)
+    for name in ("round", "trick_number", "step"):
+        with pytest.raises(sr.InvalidStateError, match=f"its {name} must be an integer"):
+            sr.determinize(attrs.evolve(v, **{name: bad}), random.Random(2))
+    seats = (attrs.evolve(v.seats[0], hand_size=bad), *v.seats[1:])
+    with pytest.raises(sr.InvalidStateError, match="its hand_size must be an integer"):
+        sr.determinize(attrs.evolve(v, seats=seats), random.Random(2))
+
+
+def test_a_negative_step_is_refused() -> None:
+    s = sr.new_game(sr.GameConfig(players=3))
+    with pytest.raises(sr.InvalidStateError, match="step -1 is below 0"):
+        sr.check_state(attrs.evolve(s, step=-1))

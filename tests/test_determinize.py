@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from shock_rules import (
     Card,
     GameConfig,
+    InvalidStateError,
     PlayerView,
+    SeatView,
     State,
     Suit,
     Variant,
@@ -25,6 +27,7 @@ from shock_rules import (
     is_terminal,
     new_game,
     parse_cards,
+    resolve_chance,
     spectator_view,
     view,
 )
@@ -271,3 +274,33 @@ def test_redeterminize_draws_as_determinize_without_the_final_check() -> None:
                 cases += 1
             state = random_step(state, rng, 6)
     assert cases > 500
+
+
+def _true_and_forged_views() -> tuple[PlayerView, dict[str, PlayerView]]:
+    """A decision's view, and views that no state shows: each field plausible, together they
+    disagree."""
+    s = resolve_chance(new_game(GameConfig(players=4)), random.Random(1))
+    me = s.actor
+    v = view(s, me)
+    assert v.your_turn and v.legal_actions
+    mine = v.seats[me]
+
+    def with_own(seat_view: SeatView) -> tuple[SeatView, ...]:
+        return (*v.seats[:me], seat_view, *v.seats[me + 1:])
+
+    return v, {
+        "own face_down_count": attrs.evolve(
+            v, seats=with_own(attrs.evolve(mine, face_down_count=99))),
+        "own hand_size": attrs.evolve(v, seats=with_own(attrs.evolve(mine, hand_size=3))),
+        "no legal actions on its turn": attrs.evolve(v, legal_actions=()),
+    }
+
+
+@pytest.mark.parametrize("name", list(_true_and_forged_views()[1]))
+def test_determinize_refuses_a_view_that_no_state_shows(name: str) -> None:
+    true, forged = _true_and_forged_views()
+    with pytest.raises(InvalidStateError, match="no state shows it: its field"):
+        determinize(forged[name], random.Random(2))
+    # The view it was forged from is drawn for and shown back.
+    assert true.seat is not None
+    assert view(determinize(true, random.Random(2)), true.seat) == true

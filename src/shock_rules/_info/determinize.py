@@ -25,17 +25,20 @@ from __future__ import annotations
 import random
 from bisect import bisect
 from itertools import combinations
+from typing import Final
+
+import attrs
 
 from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
 from .._rules.bits import iter_bits
 from .._rules.cards import CARDS, mask_of
-from .._rules.check import load_state
+from .._rules.check import load_state, raw_field
 from .._rules.draft import from_fields
 from .._rules.edition import ChestCard
 from .._rules.events import CardDealt, CardPlayed, Event
 from .._rules.state import Play, State
 from .._rules.tables import tables_for
-from .view import HiddenCardDealt, HiddenCardPlayed, PlayerView
+from .view import HiddenCardDealt, HiddenCardPlayed, PlayerView, _view
 
 __all__ = ["determinize"]
 
@@ -158,16 +161,26 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
     unseen cards spread over the other hands, the other seats' face-down cards and the
     dungeon deck, respecting hand sizes and void suits; ``view(result, seat) == view``. For a
     spectator view (``seat`` ``None``) every hand and face-down card is drawn. The result
-    always passes :func:`~shock_rules.check_state`. Raise
-    :class:`~shock_rules.InvalidStateError` (a ``ValueError``) if no state fits the view (a
-    forged or corrupt view), :class:`~shock_rules.InvalidArgumentError` if ``rng`` is not a
-    ``random.Random``.
+    always passes :func:`~shock_rules.check_state`, and the view it shows the seat is checked
+    to be ``view``, field by field. Raise :class:`~shock_rules.InvalidStateError` (a
+    ``ValueError``) if no state fits the view (a forged or corrupt view),
+    :class:`~shock_rules.InvalidArgumentError` if ``rng`` is not a ``random.Random``.
     """
     if type(view) is not PlayerView:
         raise InvalidStateError(f"invalid view: expected a PlayerView, not {type(view).__name__}")
     if not isinstance(rng, random.Random):
         raise InvalidArgumentError(f"invalid rng: expected a random.Random, not {quoted(rng)}")
-    return _guarded(view, rng, True)
+    state = _guarded(view, rng, True)
+    # The draw places the hidden cards and checks the state, but a forged view can still
+    # claim what no state shows (a count that disagrees with the viewer's own cards, no legal
+    # actions on its turn): the state must show the view back, field by field.
+    shown = _view(state, view.seat)
+    for field in attrs.fields(PlayerView):
+        if getattr(shown, field.name) != getattr(view, field.name):
+            raise InvalidStateError(
+                f"invalid view: no state shows it: its field {field.name!r} does not fit the"
+                f" rest of the view (hidden cards, counts or order)")
+    return state
 
 
 def _guarded(view: PlayerView, rng: random.Random, check: bool) -> State:
@@ -192,7 +205,35 @@ def redeterminize(view: PlayerView, rng: random.Random) -> State:
     return _guarded(view, rng, False)
 
 
+# The fields of a view, of its seats and of its trick cards that hold one integer each.
+_VIEW_INTS: Final = (
+    "round", "trick_number", "actor", "leader", "round_leader", "last_winner", "deck_size",
+    "supply", "revealed", "step",
+)
+_SEAT_INTS: Final = ("seat", "hand_size", "face_down_count", "on_bag", "in_bag")
+_TRICK_INTS: Final = ("seat", "gems")
+
+
+def _check_ints(view: PlayerView) -> None:
+    """Raise :class:`InvalidStateError` unless the view's integer fields hold integers (a
+    bool is not one: the pure build's state check refuses it, and the compiled build would
+    read ``True`` as 1, see ``raw_field``)."""
+    checks: list[tuple[object, tuple[str, ...]]] = [(view, _VIEW_INTS)]
+    checks += [(s, _SEAT_INTS) for s in view.seats]
+    checks += [(p, _TRICK_INTS) for p in view.trick]
+    if view.seat is not None:
+        checks.append((view, ("seat",)))
+    for obj, names in checks:
+        for name in names:
+            value = raw_field(obj, name)
+            if type(value) is not int:
+                raise InvalidStateError(
+                    f"invalid view: its {name} must be an integer, not {quoted(value)}")
+
+
 def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
+    if check:
+        _check_ints(view)
     cfg = view.config
     t = tables_for(cfg)
     n = cfg.players

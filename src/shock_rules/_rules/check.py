@@ -131,6 +131,18 @@ def check_state(state: State) -> None:
 _PER_SEAT: Final = ("hand_masks", "face_down_masks", "status", "on_bag", "in_bag",
                     "poison_masks", "covered_masks", "potion_masks", "void_suits")
 _INT: Final = frozenset({int})
+#: The State fields that hold one integer each.
+_STATE_INTS: Final = (
+    "round", "trick_number", "leader", "actor", "pool_mask", "trump_index", "discard_mask",
+    "supply", "revealed", "last_winner", "round_leader", "step",
+)
+
+
+def raw_field(obj: object, name: str) -> object:
+    """Return the attribute ``name`` of ``obj`` as a plain object, for type checks: compiled
+    code reads an attribute declared ``int`` unboxed, so a bool stored there (``True`` for 1)
+    would pass for an int, where the pure build sees the bool."""
+    return getattr(obj, name)
 
 
 def _place(i: int, n: int) -> str:
@@ -166,18 +178,18 @@ def _check(state: State) -> None:
     if {*map(type, hands + fds + state.on_bag + state.in_bag + poisons + covered + potions
              + voids)} != _INT:
         raise _fail("the per-seat fields must hold integers")
-    if {type(state.round), type(state.trick_number), type(state.leader), type(state.actor),
-            type(state.pool_mask), type(state.trump_index), type(state.discard_mask),
-            type(state.supply), type(state.revealed), type(state.last_winner),
-            type(state.round_leader)} != _INT:
-        raise _fail("the round, trick, seats, masks, supply and chest count must be integers")
+    if {type(raw_field(state, name)) for name in _STATE_INTS} != _INT:
+        raise _fail("the round, trick, seats, masks, supply, chest count and step must be integers")
     trick = state.trick
     if type(trick) is not tuple or not all(
-            type(p) is Play and type(p.card) is Card and type(p.seat) is int
-            and type(p.face_up) is bool and type(p.gems) is int for p in trick):
+            type(p) is Play and type(p.card) is Card and type(raw_field(p, "seat")) is int
+            and type(raw_field(p, "face_up")) is bool and type(raw_field(p, "gems")) is int
+            for p in trick):
         raise _fail("the trick must be a tuple of plays")
     if type(state.phase) is not Phase:
         raise _fail(f"unknown phase {quoted(state.phase)}")
+    if state.step < 0:
+        raise _fail(f"step {state.step} is below 0 (the actions applied since the game began)")
     if not 1 <= state.round <= ROUNDS:
         raise _fail(f"round {state.round} is not 1-{ROUNDS}")
     for s in status:
