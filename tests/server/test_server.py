@@ -83,6 +83,12 @@ def test_create_table_lists_the_human_seats_with_tokens(server: LiveServer) -> N
     ('{"bots": {"1": "mcts:\u00b2"}}'.encode(), 400, "bad_request", "mcts:N"),
     ('{"bots": {"\u00b2": "random"}}'.encode(), 400, "bad_request", "invalid seat"),
     (b'{"bots": ["random"]}', 400, "bad_request", "bots"),
+    # Names that only make_bot refused once (answered 500, with a row stored anyway).
+    (b'{"bots": {"1": "mcts:"}}', 400, "bad_request", "invalid bot 'mcts:': the budget"),
+    (b'{"bots": {"1": "mcts:001"}}', 400, "bad_request", "invalid bot 'mcts:001'"),
+    (b'{"bots": {"1": "mcts:0"}}', 400, "bad_request", "invalid bot 'mcts:0'"),
+    (b'{"bots": {"1": "random:"}}', 400, "bad_request", "only mcts takes a budget"),
+    (b'{"bots": {"1": "heuristic:5"}}', 400, "bad_request", "only mcts takes a budget"),
     (b'{"colour": "red"}', 400, "bad_request", "unknown field 'colour'"),
     (b'{"players": 4, "pad": "' + b"x" * 5000 + b'"}', 413, "too_large", "4096 bytes"),
 ])
@@ -91,6 +97,31 @@ def test_create_table_refuses_a_bad_body(server: LiveServer, body: bytes, status
     got, doc = server.request("POST", "/api/tables", body)
     assert (got, doc["type"], doc["code"]) == (status, "error", code)
     assert says in doc["message"]
+
+
+def test_a_refused_bot_leaves_nothing_behind(tmp_path: Path) -> None:
+    # Every name is checked by make_bot before anything is stored: no row, no table counted
+    # or not counted by --max-tables, and nothing for a restart to fail on.
+    live = LiveServer(tmp_path, "--max-tables", "1").start()
+    try:
+        for bot in ("mcts:", "mcts:001", "mcts:", "random:", "mcts:1001"):
+            status, doc = live.request("POST", "/api/tables", json.dumps(
+                {"players": 3, "bots": {"1": bot}}).encode())
+            assert (status, doc["code"]) == (400, "bad_request"), doc
+            assert "this server takes random, heuristic, mcts, or mcts:N with N from 1 to 1000" \
+                in doc["message"]
+        with sqlite3.connect(live.db) as con:
+            assert con.execute("SELECT COUNT(*) FROM tables").fetchone() == (0,)
+        live.create(3, {"1": " MCTS:1000 "})  # the limit itself, spelled loosely, is a bot
+        assert live.request("POST", "/api/tables", b"{}")[0] == 503
+        live.stop()
+        live.start()
+        with sqlite3.connect(live.db) as con:
+            assert con.execute("SELECT bots FROM tables").fetchall() == [('{"1": "mcts:1000"}',)]
+    finally:
+        live.stop()
+    log = live.log.read_text()
+    assert "Traceback" not in log and "could not be" not in log and "serving 1 tables" in log
 
 
 def test_unknown_table_is_404(server: LiveServer) -> None:

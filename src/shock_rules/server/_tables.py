@@ -17,11 +17,11 @@ from typing import Final
 import attrs
 
 from .._documents import from_json, to_json
-from .._errors import InvalidStateError, ShockError
+from .._errors import InvalidStateError, ShockError, quoted
 from .._rules.actions import Action
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import sample_chance
-from ..bots import BOTS, Bot, make_bot
+from ..bots import BOTS, Bot, MCTSBot, make_bot
 from ..protocol import BadSeatError, StaleStepError, Table, error_document, read_action_message
 from ._store import Store, StoredAction, StoredTable, token_hash
 
@@ -40,6 +40,9 @@ log = logging.getLogger("shock_rules.server")
 
 #: The largest MCTS budget a table may ask for (``"mcts:N"``): a bound on one decision's time.
 MAX_MCTS_ITERATIONS: Final = 1000
+#: What the server's errors say about the bots it takes.
+_BOTS_HERE: Final = (f"this server takes {', '.join(BOTS)}, or mcts:N with N from 1 to"
+                     f" {MAX_MCTS_ITERATIONS}")
 #: The pacing's jitter (not a secret, and not part of any game: no seed needed).
 _JITTER: Final = random.Random()
 #: Frames waiting for a connection that does not read them: past this, it is closed.
@@ -68,7 +71,12 @@ def draw_rng(seed: str, step: int, purpose: str) -> random.Random:
 
 def read_bots(players: int, bots: object) -> dict[int, str]:
     """Return the bot seats of a ``"bots"`` field (seat number as text → bot name); raise
-    :class:`RequestError` for a bad one."""
+    :class:`RequestError` for a bad one.
+
+    Each name is checked by :func:`~shock_rules.bots.make_bot` itself, the function that makes
+    the table's bots (so a name accepted here is never refused when the table is made or
+    restored), and an MCTS budget is bounded by :data:`MAX_MCTS_ITERATIONS`.
+    """
     if not isinstance(bots, Mapping):
         raise RequestError("bots: expected an object from seat to bot name")
     out: dict[int, str] = {}
@@ -77,14 +85,14 @@ def read_bots(players: int, bots: object) -> dict[int, str]:
             raise RequestError(f"bots: invalid seat {str(key)[:20]!r}: expected 0-{players - 1}")
         if not isinstance(name, str):
             raise RequestError(f"bots: seat {key}: expected a bot name")
-        base, _, budget = name.strip().lower().partition(":")
-        if base not in BOTS or (budget and not (
-                base == "mcts" and budget.isascii() and budget.isdigit() and len(budget) < 6
-                and 1 <= int(budget) <= MAX_MCTS_ITERATIONS)):
-            raise RequestError(
-                f"bots: seat {key}: unknown bot {name[:40]!r}: expected one of {', '.join(BOTS)}"
-                f" (or mcts:N with N up to {MAX_MCTS_ITERATIONS})")
-        out[int(key)] = name.strip().lower()
+        spec = name.strip().lower()
+        try:
+            bot = make_bot(spec)
+        except ShockError as exc:
+            raise RequestError(f"bots: seat {key}: {exc} ({_BOTS_HERE})") from None
+        if isinstance(bot, MCTSBot) and bot.iterations > MAX_MCTS_ITERATIONS:
+            raise RequestError(f"bots: seat {key}: invalid bot {quoted(name)}: {_BOTS_HERE}")
+        out[int(key)] = spec
     return out
 
 
@@ -349,6 +357,8 @@ class Hub:
         for stored in self.store.load_tables():
             try:
                 self.tables[stored.id] = LiveTable(stored, self.store, bot_delay=self.bot_delay)
+            except ShockError as exc:  # a row this server would not have written: one line
+                log.error("table %s: could not be restored: %s", stored.id, exc)
             except Exception:
                 log.exception("table %s: could not be restored", stored.id)
 
@@ -390,8 +400,10 @@ class Hub:
         stored = StoredTable(id=table_id, config=to_json(config), bots=bot_seats,
                              seats={s: token_hash(t) for s, t in tokens.items()},
                              seed=secrets.token_hex(16), created=time.time())
+        # Built (its bots made) before it is stored: a table that cannot be made leaves no row.
+        live = LiveTable(stored, self.store, bot_delay=self.bot_delay)
         self.store.create_table(stored)
-        live = self.tables[table_id] = LiveTable(stored, self.store, bot_delay=self.bot_delay)
+        self.tables[table_id] = live
         log.info("table %s: created, %d players, %d bots", table_id, players, len(bot_seats))
         await live.start()
         return table_id, tokens
