@@ -311,6 +311,7 @@ def parse_record(text: str, *, base_dir: str | Path | None = None) -> GameRecord
                                    f" {quoted(base_dir)}")
     config_values: dict[str, tuple[str, int]] = {}
     free: list[tuple[str, str]] = []
+    free_keys: set[str] = set()  # a set, not a scan of ``free``: hostile records have many
     actions: list[Action] = []
     lines: list[int] = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -323,12 +324,13 @@ def parse_record(text: str, *, base_dir: str | Path | None = None) -> GameRecord
                 raise InvalidNotationError(
                     f"line {number}: malformed header {quoted(line)}: expected [Name \"value\"]")
             key, value = m.group(1), _unquote(m.group(2))
-            if key in config_values or any(k == key for k, _ in free):
+            if key in config_values or key in free_keys:
                 raise InvalidNotationError(f"line {number}: header {quoted(key)} is given twice")
             if key in CONFIG_HEADERS:
                 config_values[key] = (value, number)
             else:
                 free.append((key, value))
+                free_keys.add(key)
             continue
         line = line.split("#", 1)[0].strip()
         if not line:
