@@ -23,6 +23,7 @@ during a round, so those cards were in its hand when it showed the void.
 from __future__ import annotations
 
 import random
+import weakref
 from bisect import bisect
 from itertools import combinations
 from typing import Final
@@ -171,16 +172,30 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
     if not isinstance(rng, random.Random):
         raise InvalidArgumentError(f"invalid rng: expected a random.Random, not {quoted(rng)}")
     state = _guarded(view, rng, True)
+    key = id(view)
+    known = _SHOWN.get(key)
+    if known is not None and known() is view:
+        return state
     # The draw places the hidden cards and checks the state, but a forged view can still
     # claim what no state shows (a count that disagrees with the viewer's own cards, no legal
-    # actions on its turn): the state must show the view back, field by field.
+    # actions on its turn): the state must show the view back, field by field. Whether it
+    # does depends on the view only (every draw respects the same constraints).
     shown = _view(state, view.seat)
     for field in attrs.fields(PlayerView):
         if getattr(shown, field.name) != getattr(view, field.name):
             raise InvalidStateError(
                 f"invalid view: no state shows it: its field {field.name!r} does not fit the"
                 f" rest of the view (hidden cards, counts or order)")
+    if len(_SHOWN) >= 1024:
+        _SHOWN.clear()
+    _SHOWN[key] = weakref.ref(view)
     return state
+
+
+# The views whose draw showed them back, by identity (held weakly, so an id is not reused
+# while its entry can match): a loop that draws many states for one view checks it once,
+# where the check costs about as much as the draw.
+_SHOWN: dict[int, weakref.ref[PlayerView]] = {}
 
 
 def _guarded(view: PlayerView, rng: random.Random, check: bool) -> State:
