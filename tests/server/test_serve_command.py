@@ -128,3 +128,58 @@ def test_serve_refuses_a_device_before_it_listens(tmp_path: Path) -> None:
         assert done.stderr.startswith(f"shock-rules serve: error: cannot use {db} as the"
                                       " database: ")
         assert done.stderr.count("\n") == 1, done.stderr
+
+
+@pytest.mark.parametrize(("host", "status", "says"), [
+    ("127.0.0.1", 1, "cannot listen on 127.0.0.1:{port}: address already in use"),
+    ("999.1.1.1", 2, "cannot listen on host '999.1.1.1': it does not resolve ("),
+    ("no such host", 2, "cannot listen on host 'no such host': it does not resolve ("),
+])
+def test_serve_says_in_one_line_where_it_cannot_listen(tmp_path: Path, host: str, status: int,
+                                                       says: str) -> None:
+    # Checked before the server starts: one line and a status of 1 or 2, not uvicorn's log
+    # lines and its status 3.
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "shock_rules.cli", "serve", "--host", host,
+                               "--port", str(port), "--db", str(tmp_path / "t.sqlite3")],
+                              capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (status, "")
+    assert done.stderr.startswith(f"shock-rules serve: error: {says.format(port=port)}")
+    assert done.stderr.count("\n") == 1, done.stderr
+
+
+def test_listen_binds_before_anything_starts() -> None:
+    pytest.importorskip("uvicorn")
+    import socket
+
+    from shock_rules.server import ListenError, listen, serve
+
+    sockets = listen("127.0.0.1", 0)
+    try:
+        (sock,) = sockets
+        host, port = sock.getsockname()
+        assert host == "127.0.0.1" and port > 0
+        with pytest.raises(ListenError, match="address already in use") as info:
+            serve("127.0.0.1", port, ":memory:")  # refused before the app is even made
+        assert info.value.resolved and isinstance(info.value, OSError)
+    finally:
+        for s in sockets:
+            s.close()
+    with pytest.raises(ListenError, match="it does not resolve") as info:
+        listen("999.1.1.1", 0)
+    assert not info.value.resolved
+    # Every address of the host, one free port for them all (a host with IPv4 and IPv6).
+    both = listen("", 0)
+    try:
+        assert len({s.getsockname()[1] for s in both}) == 1
+        assert {s.family for s in both} <= {socket.AF_INET, socket.AF_INET6}
+    finally:
+        for s in both:
+            s.close()

@@ -78,7 +78,7 @@ def _run(args: argparse.Namespace) -> int:
         return report("serve", f"cannot use {path_text(args.db)} as the database: {why}", 1)
     if (why := unwritable(args.db)) is not None:
         return report("serve", f"cannot write {path_text(args.db)}: {why}", 1)
-    from ..server import Limits, SQLiteStore, serve
+    from ..server import Limits, ListenError, SQLiteStore, listen, serve
 
     # Opened here, before the server starts listening: a file that is no database of tables
     # is one line of error, not a traceback of the server's startup.
@@ -95,10 +95,17 @@ def _run(args: argparse.Namespace) -> int:
         store.close()
         return report("serve", f"cannot use {path_text(args.db)} as the database: it is"
                       f" damaged ({clip_message(problem)})", 1)
+    # Bound here too, before the server starts: a port in use or a host that does not
+    # resolve is one line of error (2 for the host, a bad argument), not uvicorn's log.
+    try:
+        sockets = listen(args.host, args.port)
+    except ListenError as exc:
+        store.close()
+        return report("serve", clip_message(str(exc)), 1 if exc.resolved else 2)
     try:
         serve(args.host, args.port, store, bot_delay=args.bot_delay,
               limits=Limits(max_tables=args.max_tables,
-                            messages_per_second=args.rate_limit))
+                            messages_per_second=args.rate_limit), sockets=sockets)
     except KeyboardInterrupt:
         return 130
     return 0

@@ -2,7 +2,9 @@
 with bots, a browser client and every action kept in SQLite. Needs the ``[server]`` extra
 (Starlette and uvicorn).
 
-- :func:`create_app` returns the ASGI application; :func:`serve` runs it with uvicorn.
+- :func:`create_app` returns the ASGI application; :func:`serve` runs it with uvicorn, on the
+  sockets :func:`listen` binds first (:class:`ListenError`: a port in use, a host that does
+  not resolve).
 - Each table is a :class:`~shock_rules.protocol.Table`: people act over a WebSocket with their
   seat's token, bots act on the server, chance is drawn by the server from the table's secret
   seed (:func:`draw_rng`), and every applied action is stored (:class:`Store`,
@@ -15,12 +17,13 @@ from __future__ import annotations
 
 from .._public import publish
 from ._app import Limits, create_app
-from ._run import RedactTokens, serve
+from ._run import ListenError, RedactTokens, listen, serve
 from ._store import SQLiteStore, Store, StoredAction, StoredTable, token_hash
 from ._tables import draw_rng
 
 __all__ = [
     "Limits",
+    "ListenError",
     "RedactTokens",
     "SQLiteStore",
     "Store",
@@ -28,6 +31,7 @@ __all__ = [
     "StoredTable",
     "create_app",
     "draw_rng",
+    "listen",
     "serve",
     "token_hash",
 ]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import logging
 import re
+import socket
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
@@ -11,10 +14,11 @@ from urllib.parse import unquote_plus
 
 import uvicorn
 
+from .._errors import quoted
 from ._app import Limits, create_app
 from ._store import Store
 
-__all__ = ["RedactTokens", "serve"]
+__all__ = ["ListenError", "RedactTokens", "listen", "serve"]
 
 #: Where a query parameter may start (after a "?" or a "&", or a word's start: a query
 #: quoted on its own), with its name and its value. The lookahead finds parameters that
@@ -91,16 +95,102 @@ def install_redaction() -> None:
             handler.addFilter(redact)
 
 
+class ListenError(OSError):
+    """The server cannot listen where it was asked to: a host that does not resolve
+    (:attr:`resolved` false), or an address it cannot bind (a port in use, an address of
+    another machine, a port it may not use); its message says which, on one line."""
+
+    def __init__(self, message: str, *, resolved: bool) -> None:
+        super().__init__(message)
+        #: Whether the host resolved (false: the host is the problem, not the port).
+        self.resolved = resolved
+
+
+def _where(address: str, port: int) -> str:
+    """Return a numeric address and a port as in a URL."""
+    return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+
+
+def listen(host: str, port: int) -> list[socket.socket]:
+    """Return sockets bound to ``host`` and ``port`` and listening (one per address the host
+    resolves to, as uvicorn's own binding would; ``port`` 0 takes one free port for all of
+    them); raise :class:`ListenError` if the host does not resolve or an address cannot
+    be bound, before anything else of the server has started."""
+    try:
+        infos = socket.getaddrinfo(host or None, port, socket.AF_UNSPEC, socket.SOCK_STREAM,
+                                   0, socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, socket.gaierror) and exc.strerror else str(exc)
+        raise ListenError(f"cannot listen on host {quoted(host)}: it does not resolve"
+                          f" ({why})", resolved=False) from None
+    sockets: list[socket.socket] = []
+    seen: set[tuple[int, object]] = set()
+    refused: ListenError | None = None
+    try:
+        for family, kind, proto, _, address in infos:
+            if (family, address) in seen or family not in (socket.AF_INET, socket.AF_INET6):
+                continue
+            seen.add((family, address))
+            if port == 0 and sockets:  # the free port the first one got, for them all
+                address = (address[0], sockets[0].getsockname()[1], *address[2:])
+            sock = socket.socket(family, kind, proto)
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:  # "::" beside "0.0.0.0", as asyncio does
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                sock.bind(address)
+                # Listening at once holds the port (another socket of SO_REUSEADDR could
+                # still bind it while the server loads its tables); connections wait in the
+                # backlog until the server accepts them.
+                sock.listen(2048)
+            except OSError as exc:
+                sock.close()
+                refused = ListenError(
+                    f"cannot listen on {_where(str(address[0]), int(address[1]))}:"
+                    f" {(exc.strerror or str(exc)).lower()}", resolved=True)
+                if exc.errno == errno.EADDRNOTAVAIL and len(infos) > 1:
+                    continue  # a family this machine does not have (as asyncio skips it)
+                raise refused from None
+            sockets.append(sock)
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        raise
+    if not sockets:
+        raise refused or ListenError(f"cannot listen on host {quoted(host)}: it has no IP"
+                                     " address", resolved=False)
+    return sockets
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000,
           db: Store | str | Path = "shock-rules.sqlite3", *, bot_delay: float = 0.6,
-          limits: Limits | None = None, log_level: str = "info", compress: bool = True
-          ) -> None:
+          limits: Limits | None = None, log_level: str = "info", compress: bool = True,
+          sockets: list[socket.socket] | None = None) -> None:
     """Run the table server until interrupted (``shock-rules serve``); ``db`` is the path of
-    its SQLite file, or a :class:`Store` (as for :func:`create_app`)."""
+    its SQLite file, or a :class:`Store` (as for :func:`create_app`).
+
+    It binds ``host`` and ``port`` (:func:`listen`, which raises :class:`ListenError` when it
+    cannot) before it starts anything, unless given the bound ``sockets`` to listen on (the
+    command line binds them first, to report a port in use on one line).
+    """
+    if sockets is None:
+        sockets = listen(host, port)
+    try:
+        _serve(sockets, db, bot_delay=bot_delay, limits=limits, log_level=log_level,
+               compress=compress)
+    finally:
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+
+def _serve(sockets: list[socket.socket], db: Store | str | Path, *, bot_delay: float,
+           limits: Limits | None, log_level: str, compress: bool) -> None:
     limits = limits or Limits()
     app = create_app(db, bot_delay=bot_delay, limits=limits)
     # Messages over 16 times the limit are cut off by the WebSocket layer itself (close 1009);
     # the application answers smaller oversized ones with an error document.
+    host, port = sockets[0].getsockname()[:2]
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
                             ws_max_size=16 * limits.message_bytes, ws="auto",
                             ws_per_message_deflate=compress, lifespan="on",
@@ -111,4 +201,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
     if not ours.handlers:  # print the server's own lines the way uvicorn prints its own
         ours.handlers = list(logging.getLogger("uvicorn").handlers)
         ours.propagate = False
-    uvicorn.Server(config).run()
+    _Server(config).run(sockets=sockets)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, which says where it listens once started on sockets given to it
+    (uvicorn only says so when it binds them itself)."""
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and sockets:
+            where = ", ".join("http://" + _where(*s.getsockname()[:2]) for s in sockets)
+            logging.getLogger("uvicorn.error").info(
+                "Uvicorn running on %s (Press CTRL+C to quit)", where)
