@@ -4,6 +4,7 @@ with an SQLite file, driven as a browser or a program would."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -297,6 +298,86 @@ def test_too_many_messages_a_second_are_refused_then_the_flood_is_closed(
     assert set(codes) == {"stale_step", "too_fast"}
     assert 15 <= codes.count("stale_step") <= 25  # a burst of about 20 passes
     assert closed == 1008
+
+
+async def _flood(seat: Seat, per_second: float, seconds: float, step: int,
+                 most: int | None = None) -> tuple[dict[str, int], tuple[int, str] | None]:
+    """Send stale actions at ``per_second`` for ``seconds`` (``most`` of them at most) while
+    reading every frame; return the codes of the frames received and the close code and
+    reason if the server closed."""
+    assert seat.ws is not None
+    codes: dict[str, int] = {}
+    closed: list[tuple[int, str]] = []
+
+    async def read() -> None:
+        try:
+            while True:
+                code = (await seat.recv())["code"]
+                codes[code] = codes.get(code, 0) + 1
+        except ConnectionClosed as exc:
+            closed.append((exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else (0, ""))
+
+    reader = asyncio.create_task(read())
+    stale = json.dumps({"type": "action", "action": "stop", "step": step + 1000})
+    start = time.monotonic()
+    sent = 0
+    with contextlib.suppress(ConnectionClosed):
+        while ((now := time.monotonic() - start) < seconds and not closed
+               and (most is None or sent < most)):
+            if sent < now * per_second:
+                await seat.send(stale)
+                sent += 1
+            else:
+                await asyncio.sleep(0.002)
+    await asyncio.sleep(0.5)  # the last answers
+    reader.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await reader
+    return codes, closed[0] if closed else None
+
+
+def test_a_sustained_flood_is_closed_though_some_of_it_gets_through(
+        fresh_server: LiveServer) -> None:
+    # At 5 times the limit the bucket lets a message through every 50 ms: the flood is closed
+    # all the same (100 refused within 10 seconds), with every frame read meanwhile (so not
+    # for frames left unread), within about 1.5 seconds.
+    doc = fresh_server.create(3)
+
+    async def run() -> tuple[dict[str, int], tuple[int, str] | None, float]:
+        async with Seat(fresh_server.ws_url, doc["table"], doc["seats"][0]["token"]) as seat:
+            step = (await seat.recv())["view"]["step"]
+            start = time.monotonic()
+            codes, closed = await _flood(seat, 100, 8, step)
+            return codes, closed, time.monotonic() - start
+
+    codes, closed, took = asyncio.run(run())
+    assert closed == (1008, "flooding")
+    assert codes.get("stale_step", 0) > 20 and 95 <= codes["too_fast"] <= 100
+    assert took < 4
+
+
+def test_bursts_and_a_rate_just_over_the_limit_are_refused_in_part_not_closed(
+        fresh_server: LiveServer) -> None:
+    doc = fresh_server.create(3)
+
+    async def run() -> list[tuple[dict[str, int], tuple[int, str] | None]]:
+        async with Seat(fresh_server.ws_url, doc["table"], doc["seats"][0]["token"]) as seat:
+            step = (await seat.recv())["view"]["step"]
+            got = []
+            for _ in range(2):  # two bursts of 50: about 30 refused each
+                got.append(await _flood(seat, 100_000, 1, step, most=50))
+                await asyncio.sleep(1.5)  # the bucket refills
+            got.append(await _flood(seat, 25, 4, step))  # 1.25 times the limit, for a while
+            # Still open, and heard.
+            await seat.send({"type": "action", "action": "stop", "step": step + 1000})
+            got.append(({(await seat.recv())["code"]: 1}, None))
+            return got
+
+    (burst1, burst2, over, last) = asyncio.run(run())
+    for codes, closed in (burst1, burst2):
+        assert closed is None and codes["too_fast"] >= 20 and codes["stale_step"] >= 15
+    assert over[1] is None and over[0].get("too_fast", 0) < 30 and over[0]["stale_step"] > 70
+    assert last == ({"stale_step": 1}, None)
 
 
 def test_a_bad_token_is_closed_with_4401_and_an_unknown_table_with_4404(

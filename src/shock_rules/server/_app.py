@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import gc
 import json
@@ -35,6 +36,9 @@ STATIC: Final = Path(__file__).parent / "static"
 BAD_TOKEN: Final = 4401
 NO_TABLE: Final = 4404
 POLICY: Final = 1008
+#: The reasons of a 1008 close: too many messages refused as too fast, or frames not read.
+FLOODING: Final = "flooding"
+NOT_READING: Final = "not reading"
 
 
 @attrs.frozen
@@ -48,8 +52,11 @@ class Limits:
     messages_per_second: float = 20.0
     body_bytes: int = 4096
     max_tables: int = 1000
-    #: Refused messages in a row after which a flooding connection is closed (1008).
+    #: A connection with this many messages refused as too fast within :attr:`flood_seconds`
+    #: is flooding: it is closed (1008). A burst of a few dozen messages is refused in part and
+    #: never closed; anything above about 1.5 times the rate, kept up, is.
     flood: int = 100
+    flood_seconds: float = 10.0
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -171,7 +178,10 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
             live.join(conn)
         writer = asyncio.get_running_loop().create_task(_write(ws, conn))
         bucket = _Bucket(limits.messages_per_second)
-        refused = 0
+        # When its latest refused messages were refused: a window, not a count in a row (the
+        # bucket lets one message through every 1/rate seconds of any flood, which must not
+        # forgive it).
+        refused: collections.deque[float] = collections.deque(maxlen=max(1, limits.flood))
         try:
             while not writer.done():
                 message = await ws.receive()
@@ -184,15 +194,16 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
                 if conn.answer:
                     conn.answer = False  # the first message after a view is always heard
                 elif not bucket.take():
-                    refused += 1
-                    if refused >= limits.flood:
-                        await ws.close(POLICY)
+                    now = time.monotonic()
+                    refused.append(now)
+                    if (len(refused) == refused.maxlen
+                            and now - refused[0] <= limits.flood_seconds):
+                        await ws.close(POLICY, reason=FLOODING)
                         break
                     conn.send(json.dumps(_too("too_fast", "more than"
                                               f" {limits.messages_per_second:g} messages a"
                                               " second: slow down", live.table.step)))
                     continue
-                refused = 0
                 if len(text.encode("utf-8")) > limits.message_bytes:
                     conn.send(json.dumps(_too("too_large", "the message is over"
                                               f" {limits.message_bytes} bytes",
@@ -235,7 +246,7 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
         if frame is None:
             if conn.overflow:
                 with contextlib.suppress(Exception):
-                    await ws.close(POLICY)
+                    await ws.close(POLICY, reason=NOT_READING)
             return
         try:
             await ws.send_text(frame)
