@@ -45,6 +45,8 @@ def test_serve_says_how_to_install_the_server_extra_when_it_is_missing(
     (("--bot-delay", "nan"), "bot delay must be 0-60 seconds, not 'nan'"),
     (("--max-tables", "0"), "--max-tables must be a positive integer, not '0'"),
     (("--rate-limit", "x"), "--rate-limit must be a positive integer, not 'x'"),
+    (("--keep-finished", "0"), "--keep-finished must be a positive integer, not '0'"),
+    (("--table-rate", "-5"), "--table-rate must be a positive integer, not '-5'"),
 ])
 def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
                                      says: str) -> None:

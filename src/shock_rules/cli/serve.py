@@ -64,8 +64,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="pause before each bot action (default 0.6; 0 for none)")
     p.add_argument("--max-tables", type=positive_arg("--max-tables"), default=1000,
                    help="unfinished tables at most (default 1000)")
+    p.add_argument("--keep-finished", type=positive_arg("--keep-finished"), default=200,
+                   metavar="N", help="finished tables kept, in memory and in the database;"
+                                     " beyond them the oldest is deleted (default 200)")
     p.add_argument("--rate-limit", type=positive_arg("--rate-limit"), default=20,
                    metavar="N", help="messages a second per connection at most (default 20)")
+    p.add_argument("--table-rate", type=positive_arg("--table-rate"), default=300,
+                   metavar="N", help="tables a minute one client address may create, in"
+                                     " bursts of as many (default 300)")
     p.set_defaults(run=_run, parser=p)
 
 
@@ -104,8 +110,9 @@ def _run(args: argparse.Namespace) -> int:
         return report("serve", clip_message(str(exc)), 1 if exc.resolved else 2)
     try:
         serve(args.host, args.port, store, bot_delay=args.bot_delay,
-              limits=Limits(max_tables=args.max_tables,
-                            messages_per_second=args.rate_limit), sockets=sockets)
+              limits=Limits(max_tables=args.max_tables, finished_tables=args.keep_finished,
+                            messages_per_second=args.rate_limit,
+                            tables_per_minute=args.table_rate), sockets=sockets)
     except KeyboardInterrupt:
         return 130
     return 0

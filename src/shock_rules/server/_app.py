@@ -6,8 +6,10 @@ import asyncio
 import collections
 import contextlib
 import gc
+import ipaddress
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -23,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
 from ._store import SQLiteStore, Store
-from ._tables import Connection, Hub, RequestError, TableLimitError
+from ._tables import DEFAULT_MAX_FINISHED, Connection, Hub, RequestError, TableLimitError
 
 __all__ = ["STATIC", "Limits", "create_app"]
 
@@ -46,12 +48,16 @@ class Limits:
     """What one server accepts: the largest message and request body (bytes), messages per
     second per connection (with bursts of as many; the first message after each view the
     connection got does not count, so a client never waits on the limit to answer a view),
-    and unfinished tables at once."""
+    unfinished tables at once, finished tables kept (beyond them the oldest finished one is
+    dropped, from memory and from the store, when another one finishes), and tables a minute
+    that one client address may create (with bursts of as many; an IPv6 client is its /64)."""
 
     message_bytes: int = 4096
     messages_per_second: float = 20.0
     body_bytes: int = 4096
     max_tables: int = 1000
+    finished_tables: int = DEFAULT_MAX_FINISHED
+    tables_per_minute: float = 300.0
     #: A connection with this many messages refused as too fast within :attr:`flood_seconds`
     #: is flooding: it is closed (1008). A burst of a few dozen messages is refused in part and
     #: never closed; anything above about 1.5 times the rate, kept up, is.
@@ -65,21 +71,83 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
 
 
 class _Bucket:
-    """A token bucket: ``rate`` messages a second, bursts of ``rate``."""
+    """A token bucket: ``rate`` messages a second, bursts of ``burst`` (default ``rate``)."""
 
-    def __init__(self, rate: float) -> None:
+    def __init__(self, rate: float, burst: float | None = None) -> None:
         self.rate = rate
-        self.tokens = rate
+        self.burst = rate if burst is None else burst
+        self.tokens = self.burst
         self.last = time.monotonic()
 
-    def take(self) -> bool:
+    def _fill(self) -> None:
         now = time.monotonic()
-        self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
+
+    def take(self) -> bool:
+        self._fill()
         if self.tokens >= 1:
             self.tokens -= 1
             return True
         return False
+
+    def give_back(self) -> None:
+        """Return a token taken for something that did not happen."""
+        self.tokens = min(self.burst, self.tokens + 1)
+
+    def wait(self) -> float:
+        """Return the seconds until the next token."""
+        self._fill()
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+    def full(self) -> bool:
+        """Return whether the bucket is full again (as good as a new one)."""
+        return self.tokens + (time.monotonic() - self.last) * self.rate >= self.burst
+
+
+#: Client addresses whose table-creation buckets are kept at most (the least recently seen
+#: one is forgotten beyond: it starts again with a full burst).
+MAX_CLIENTS: Final = 10_000
+
+
+def client_key(host: str | None) -> str:
+    """Return what the table-creation limit counts as one client: an IPv4 address, the /64
+    network of an IPv6 address (one machine usually has a whole /64), or the text given."""
+    if not host:
+        return ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:100]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+class _ClientLimits:
+    """A token bucket per client address, for ``POST /api/tables``: ``per_minute`` tables a
+    minute, bursts of as many; buckets full again are forgotten, so memory stays bounded."""
+
+    def __init__(self, per_minute: float) -> None:
+        self.rate = per_minute / 60
+        self.burst = max(1.0, per_minute)
+        self.buckets: collections.OrderedDict[str, _Bucket] = collections.OrderedDict()
+
+    def bucket(self, host: str | None) -> _Bucket:
+        key = client_key(host)
+        # The least recently used first: forget those that are full again (as good as new).
+        while self.buckets:
+            oldest = next(iter(self.buckets.values()))
+            if not (oldest.full() or len(self.buckets) >= MAX_CLIENTS):
+                break
+            self.buckets.popitem(last=False)
+        found = self.buckets.get(key)
+        if found is None:
+            found = self.buckets[key] = _Bucket(self.rate, self.burst)
+        self.buckets.move_to_end(key)
+        return found
 
 
 def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0,
@@ -93,7 +161,9 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
     limits = limits or Limits()
     if isinstance(store, str | Path):
         store = SQLiteStore(store)
-    hub = Hub(store, bot_delay=bot_delay, max_tables=limits.max_tables)
+    hub = Hub(store, bot_delay=bot_delay, max_tables=limits.max_tables,
+              max_finished=limits.finished_tables)
+    creators = _ClientLimits(limits.tables_per_minute)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -139,13 +209,23 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
         if type(players) is not int or not isinstance(variant, str):
             return _error("bad_request", "players: expected 3, 4 or 5; variant: expected"
                           " 'standard' or 'simplified'", 400)
+        bucket = creators.bucket(request.client.host if request.client else None)
+        if not bucket.take():
+            wait = math.ceil(bucket.wait())
+            answer = _error("too_fast", f"more than {limits.tables_per_minute:g} tables a"
+                            f" minute from this address: try again in {wait} s", 429)
+            answer.headers["Retry-After"] = str(wait)
+            return answer
         try:
             table_id, tokens = await hub.create(players, variant, data.get("bots", {}))
-        except RequestError as exc:
+        except RequestError as exc:  # only tables made count
+            bucket.give_back()
             return _error("bad_request", str(exc), 400)
         except TableLimitError as exc:
+            bucket.give_back()
             return _error("too_many_tables", str(exc), 503)
         except Exception:
+            bucket.give_back()
             log.exception("a table could not be created")
             return _error("internal_error", "internal error", 500)
         return JSONResponse({"table": table_id, "seats": [
@@ -175,7 +255,7 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
         ok = since.isascii() and since.isdigit() and len(since) < 10
         conn = Connection(seat, int(since) if ok else -1)
         async with live.lock:
-            live.join(conn)
+            live.join(conn)  # a table dropped meanwhile: closed by the writer, as unknown
         writer = asyncio.get_running_loop().create_task(_write(ws, conn))
         bucket = _Bucket(limits.messages_per_second)
         # When its latest refused messages were refused: a window, not a count in a row (the
@@ -247,6 +327,9 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
             if conn.overflow:
                 with contextlib.suppress(Exception):
                     await ws.close(POLICY, reason=NOT_READING)
+            elif conn.gone:  # a finished table the server dropped: as for an unknown one
+                with contextlib.suppress(Exception):
+                    await ws.close(NO_TABLE, reason="table dropped")
             return
         try:
             await ws.send_text(frame)

@@ -59,7 +59,8 @@ class StoredTable:
 
 
 class Store(Protocol):
-    """The storage a server needs: tables are created once, then only grow by actions.
+    """The storage a server needs: tables are created once, then only grow by actions, until
+    a finished one is deleted.
 
     Every method is called from the server's event loop and must not block long; a store for
     several server processes (PostgreSQL, say) implements the same methods, see the Server page
@@ -78,6 +79,11 @@ class Store(Protocol):
 
     def load_tables(self) -> list[StoredTable]:
         """Return every stored table with its actions in step order."""
+        ...
+
+    def delete_table(self, table_id: str) -> None:
+        """Forget a table and its actions, all or none (a finished table the server no longer
+        keeps); a table that is not stored is no error."""
         ...
 
     def close(self) -> None:
@@ -177,6 +183,19 @@ class SQLiteStore:
             self._db.execute("BEGIN")
             try:
                 self._insert(table_id, actions)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def delete_table(self, table_id: str) -> None:
+        """Delete a table and its actions in one transaction (their pages are reused by the
+        tables stored after: the file stops growing, though it does not shrink)."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+                self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise

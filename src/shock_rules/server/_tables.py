@@ -11,7 +11,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 import attrs
@@ -47,6 +47,8 @@ _BOTS_HERE: Final = (f"this server takes {', '.join(BOTS)}, or mcts:N with N fro
 _JITTER: Final = random.Random()
 #: Frames waiting for a connection that does not read them: past this, it is closed.
 MAX_QUEUED_FRAMES: Final = 512
+#: Finished tables a server keeps (in memory, with their events, and in its store) by default.
+DEFAULT_MAX_FINISHED: Final = 200
 
 
 class RequestError(ShockError, ValueError):
@@ -109,6 +111,9 @@ class Connection:
     #: Whether the connection may answer its latest view whatever its message rate: a client
     #: that plays as fast as the bots is never too fast.
     answer: bool = False
+    #: Set when its table was dropped (a finished table past the server's limit): the writer
+    #: closes the connection as it would for an unknown table.
+    gone: bool = False
 
     def send(self, frame: str) -> None:
         """Queue a frame (the connection's writer sends it)."""
@@ -123,7 +128,8 @@ class LiveTable:
     """A table being played: its protocol table, its seats' token hashes, its bots, the
     connections watching it; every change is stored before anyone hears of it."""
 
-    def __init__(self, stored: StoredTable, store: Store, *, bot_delay: float) -> None:
+    def __init__(self, stored: StoredTable, store: Store, *, bot_delay: float,
+                 on_over: Callable[[LiveTable], None] | None = None) -> None:
         config = from_json(stored.config)
         if not isinstance(config, GameConfig):
             raise InvalidStateError(f"table {stored.id}: the stored config is not a config")
@@ -140,6 +146,10 @@ class LiveTable:
         self._task: asyncio.Task[None] | None = None
         #: Set when the table cannot go on (a bot failed, the store refused an action).
         self.failed = False
+        #: Set when the server dropped the table (finished, past its limit of those it keeps).
+        self.dropped = False
+        #: Called once the action that ends the game is stored.
+        self._on_over = on_over
         #: Every action in the store, in step order (to go back to after a failed write).
         self._stored = list(stored.actions)
         self.table = self._replay(stored.actions)
@@ -235,6 +245,14 @@ class LiveTable:
             self.table = self._replay(tuple(self._stored))
             raise
         self._stored += actions
+        if self.table.is_over:
+            # Nothing is stored after the end: no step to go back to, no bot to ask. (A
+            # finished table is kept, to be seen, for as long as the server keeps finished
+            # ones: as small as it can be.)
+            self._stored, self._bots = [], {}
+            if self._on_over is not None:
+                on_over, self._on_over = self._on_over, None
+                on_over(self)
 
     def _kick(self) -> None:
         seat = self.table.to_act
@@ -247,7 +265,8 @@ class LiveTable:
             while True:
                 async with self.lock:
                     seat = self.table.to_act
-                    if seat is None or seat not in self._bots or self.failed:
+                    bot = None if seat is None else self._bots.get(seat)
+                    if seat is None or bot is None or self.failed:
                         return
                     step = self.table.step
                     view = self.table.view(seat)
@@ -255,7 +274,7 @@ class LiveTable:
                     # A little jitter, as a person's pace would have (and tables started
                     # together do not stay in step); the bot's decision does not depend on it.
                     await asyncio.sleep(self._bot_delay * _JITTER.uniform(0.75, 1.25))
-                bot, rng = self._bots[seat], draw_rng(self._seed, step, "bot")
+                rng = draw_rng(self._seed, step, "bot")
                 if self.bot_names[seat].startswith("mcts"):
                     # MCTS thinks for a tenth of a second or more: off the event loop. The
                     # others decide in tens of microseconds, less than a thread's hand-over.
@@ -284,13 +303,26 @@ class LiveTable:
     # -- what clients hear ---------------------------------------------------------------------
 
     def join(self, conn: Connection) -> None:
-        """Add a connection and queue its first frame (call with the lock held)."""
+        """Add a connection and queue its first frame (call with the lock held); a connection
+        to a dropped table is told it is gone instead."""
+        if self.dropped:
+            conn.gone = True
+            conn.queue.put_nowait(None)
+            return
         self.connections.add(conn)
         self._send_view(conn, {})
 
     def leave(self, conn: Connection) -> None:
         """Forget a connection."""
         self.connections.discard(conn)
+
+    def drop(self) -> None:
+        """Mark the table dropped and close its connections (as for an unknown table)."""
+        self.dropped = True
+        for conn in list(self.connections):
+            conn.gone = True
+            conn.queue.put_nowait(None)
+        self.connections.clear()
 
     def _broadcast(self) -> None:
         views: dict[int | None, dict[str, object]] = {}
@@ -343,24 +375,61 @@ def read_frame(text: str) -> tuple[Action, int]:
 
 
 class Hub:
-    """Every table of a server, its store and its limits."""
+    """Every table of a server, its store and its limits: ``max_tables`` unfinished tables at
+    most, and the ``max_finished`` finished tables that finished last (an older one is dropped
+    from memory and from the store when another one finishes)."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 1000) -> None:
+    def __init__(self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 1000,
+                 max_finished: int = DEFAULT_MAX_FINISHED) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.max_tables = max_tables
+        self.max_finished = max(1, max_finished)
         self.tables: dict[str, LiveTable] = {}
+        #: The ids of the finished tables kept, the one that finished first first.
+        self._finished: dict[str, None] = {}
+        #: How many finished tables were dropped.
+        self.dropped = 0
+
+    def _live(self, stored: StoredTable) -> LiveTable:
+        return LiveTable(stored, self.store, bot_delay=self.bot_delay, on_over=self._over)
+
+    def _over(self, live: LiveTable) -> None:
+        """Keep a table that just finished, dropping the oldest beyond the limit."""
+        self._finished[live.id] = None
+        while len(self._finished) > self.max_finished:
+            oldest = next(iter(self._finished))
+            del self._finished[oldest]
+            self._drop(oldest)
+
+    def _drop(self, table_id: str) -> None:
+        self.dropped += 1
+        live = self.tables.pop(table_id, None)
+        if live is not None:
+            live.drop()
+        try:
+            self.store.delete_table(table_id)
+        except Exception:  # the row stays; the next start drops it again
+            log.exception("table %s: could not be deleted", table_id)
 
     def load(self) -> None:
         """Rebuild every stored table from its actions; a table that fails to rebuild is
-        logged and left out, the others load."""
+        logged and left out, the others load. Finished tables beyond :attr:`max_finished` are
+        dropped, the oldest first."""
+        before = self.dropped
         for stored in self.store.load_tables():
             try:
-                self.tables[stored.id] = LiveTable(stored, self.store, bot_delay=self.bot_delay)
+                live = self.tables[stored.id] = self._live(stored)
             except ShockError as exc:  # a row this server would not have written: one line
                 log.error("table %s: could not be restored: %s", stored.id, exc)
             except Exception:
                 log.exception("table %s: could not be restored", stored.id)
+            else:
+                if live.is_over:  # in the order they were created: the oldest dropped first
+                    self._over(live)
+        if (dropped := self.dropped - before) > 0:
+            log.info("dropped %d finished tables, beyond the %d kept", dropped,
+                     self.max_finished)
 
     async def start(self) -> None:
         """Let every loaded table go on (pending chance, bots)."""
@@ -401,7 +470,7 @@ class Hub:
                              seats={s: token_hash(t) for s, t in tokens.items()},
                              seed=secrets.token_hex(16), created=time.time())
         # Built (its bots made) before it is stored: a table that cannot be made leaves no row.
-        live = LiveTable(stored, self.store, bot_delay=self.bot_delay)
+        live = self._live(stored)
         self.store.create_table(stored)
         self.tables[table_id] = live
         log.info("table %s: created, %d players, %d bots", table_id, players, len(bot_seats))
