@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -49,12 +50,14 @@ def _db_with_corrupt_rows(db: Path) -> list[str]:
     for n, bots in enumerate(({"1": "random", "2": "random"}, {"0": "random", "2": "random"})):
         table = StoredTable(id=f"good{n}", config=GOOD_CONFIG,
                             bots={int(k): v for k, v in bots.items()},
-                            seats={1 - n: HASH}, seed=SEED, created=n + 0.5)
+                            seats={1 - n: HASH}, seed=SEED, created=n + 0.5,
+                            active=time.time())  # not abandoned
         store.create_table(table)
         good.append(table.id)
     store.close()
     with sqlite3.connect(db) as con:
-        con.executemany("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?)", CORRUPT)
+        con.executemany("INSERT INTO tables (id, config, bots, seats, seed, created)"
+                        " VALUES (?, ?, ?, ?, ?, ?)", CORRUPT)
         con.execute("INSERT INTO actions VALUES ('bots-not-json', 0, NULL, 'deal 5H')")
     return good
 

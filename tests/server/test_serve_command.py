@@ -47,6 +47,10 @@ def test_serve_says_how_to_install_the_server_extra_when_it_is_missing(
     (("--rate-limit", "x"), "--rate-limit must be a positive integer, not 'x'"),
     (("--keep-finished", "0"), "--keep-finished must be a positive integer, not '0'"),
     (("--table-rate", "-5"), "--table-rate must be a positive integer, not '-5'"),
+    (("--idle-minutes", "0"), "--idle-minutes must be a number of minutes above 0"
+                              " (at most 1000000), not '0'"),
+    (("--idle-minutes", "inf"), "--idle-minutes must be a number of minutes above 0"),
+    (("--idle-minutes", "nan"), "--idle-minutes must be a number of minutes above 0"),
 ])
 def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
                                      says: str) -> None:

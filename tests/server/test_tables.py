@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -100,7 +101,10 @@ def test_the_store_keeps_token_hashes_only_and_refuses_a_step_twice(tmp_path: Pa
     raw = b"".join(p.read_bytes() for p in tmp_path.glob("db.sqlite3*"))
     assert b"secret-a" not in raw and token_hash("secret-a").encode() in raw
     (back,) = SQLiteStore(tmp_path / "db.sqlite3").load_tables()
-    assert back == attrs.evolve(table, actions=(StoredAction(0, None, "deal 5H"),))
+    # The time of the last action stored is the table's last activity.
+    assert back.active is not None and back.active > time.time() - 600
+    assert back == attrs.evolve(table, actions=(StoredAction(0, None, "deal 5H"),),
+                                active=back.active)
 
 
 def stored_steps(folder: Path) -> dict[str, int]:

@@ -39,6 +39,17 @@ def _delay(text: str) -> float:
     return seconds
 
 
+def _minutes(text: str) -> float:
+    try:
+        minutes = float(text)
+    except ValueError:
+        minutes = math.nan
+    if not 0 < minutes <= 10**6:
+        raise argparse.ArgumentTypeError("--idle-minutes must be a number of minutes above 0"
+                                         f" (at most 1000000), not {quote(text)}")
+    return minutes
+
+
 def _special(path: str) -> str | None:
     """Return why ``path`` is no place for an SQLite file (a device, a FIFO...), or ``None``
     for a regular file, a folder (:func:`unwritable` says why not) or nothing yet."""
@@ -72,6 +83,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--table-rate", type=positive_arg("--table-rate"), default=300,
                    metavar="N", help="tables a minute one client address may create, in"
                                      " bursts of as many (default 300)")
+    p.add_argument("--idle-minutes", type=_minutes, default=60.0, metavar="MINUTES",
+                   help="an unfinished table with no seat connected and no action for this"
+                        " long is deleted (default 60)")
     p.set_defaults(run=_run, parser=p)
 
 
@@ -112,7 +126,8 @@ def _run(args: argparse.Namespace) -> int:
         serve(args.host, args.port, store, bot_delay=args.bot_delay,
               limits=Limits(max_tables=args.max_tables, finished_tables=args.keep_finished,
                             messages_per_second=args.rate_limit,
-                            tables_per_minute=args.table_rate), sockets=sockets)
+                            tables_per_minute=args.table_rate,
+                            idle_minutes=args.idle_minutes), sockets=sockets)
     except KeyboardInterrupt:
         return 130
     return 0

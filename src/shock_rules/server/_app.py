@@ -25,7 +25,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
 from ._store import SQLiteStore, Store
-from ._tables import DEFAULT_MAX_FINISHED, Connection, Hub, RequestError, TableLimitError
+from ._tables import (
+    DEFAULT_IDLE_MINUTES,
+    DEFAULT_MAX_FINISHED,
+    Connection,
+    Hub,
+    RequestError,
+    TableLimitError,
+)
 
 __all__ = ["STATIC", "Limits", "create_app"]
 
@@ -49,8 +56,11 @@ class Limits:
     second per connection (with bursts of as many; the first message after each view the
     connection got does not count, so a client never waits on the limit to answer a view),
     unfinished tables at once, finished tables kept (beyond them the oldest finished one is
-    dropped, from memory and from the store, when another one finishes), and tables a minute
-    that one client address may create (with bursts of as many; an IPv6 client is its /64)."""
+    dropped, from memory and from the store, when another one finishes), tables a minute
+    that one client address may create (with bursts of as many; an IPv6 client is its /64),
+    and the minutes after which an unfinished table waiting for people, with no seat
+    connected and no action, is abandoned: deleted from memory and from the store (checked
+    every minute, or every quarter of that time if shorter; a fraction of a minute is fine)."""
 
     message_bytes: int = 4096
     messages_per_second: float = 20.0
@@ -58,6 +68,7 @@ class Limits:
     max_tables: int = 1000
     finished_tables: int = DEFAULT_MAX_FINISHED
     tables_per_minute: float = 300.0
+    idle_minutes: float = DEFAULT_IDLE_MINUTES
     #: A connection with this many messages refused as too fast within :attr:`flood_seconds`
     #: is flooding: it is closed (1008). A burst of a few dozen messages is refused in part and
     #: never closed; anything above about 1.5 times the rate, kept up, is.
@@ -162,7 +173,7 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
     if isinstance(store, str | Path):
         store = SQLiteStore(store)
     hub = Hub(store, bot_delay=bot_delay, max_tables=limits.max_tables,
-              max_finished=limits.finished_tables)
+              max_finished=limits.finished_tables, idle_seconds=limits.idle_minutes * 60)
     creators = _ClientLimits(limits.tables_per_minute)
 
     @contextlib.asynccontextmanager
@@ -173,9 +184,13 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
         # the collector's sight, a full collection later scans only what came after.
         gc.freeze()
         log.info("serving %d tables", len(hub.tables))
+        sweeper = asyncio.get_running_loop().create_task(hub.sweep_forever())
         try:
             yield
         finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
             await hub.stop()
             hub.store.close()
 
@@ -327,7 +342,7 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
             if conn.overflow:
                 with contextlib.suppress(Exception):
                     await ws.close(POLICY, reason=NOT_READING)
-            elif conn.gone:  # a finished table the server dropped: as for an unknown one
+            elif conn.gone:  # a table the server dropped: as for an unknown one
                 with contextlib.suppress(Exception):
                     await ws.close(NO_TABLE, reason="table dropped")
             return

@@ -46,7 +46,9 @@ class StoredTable:
     ``config`` is the game's config document (JSON text), ``bots`` maps bot seats to bot
     names, ``seats`` maps human seats to their token hashes, and ``seed`` is the table's secret
     seed from which every chance outcome and bot decision is derived (see
-    :func:`shock_rules.server.draw_rng`).
+    :func:`shock_rules.server.draw_rng`). ``active`` is the table's last activity (an action
+    stored, a seat connected until then), as :func:`time.time`; ``None`` when it is unknown
+    (a table stored before the store kept it): the server counts from when it loads it.
     """
 
     id: str
@@ -56,11 +58,12 @@ class StoredTable:
     seed: str
     created: float
     actions: tuple[StoredAction, ...] = ()
+    active: float | None = None
 
 
 class Store(Protocol):
     """The storage a server needs: tables are created once, then only grow by actions, until
-    a finished one is deleted.
+    a finished one, or an abandoned one, is deleted.
 
     Every method is called from the server's event loop and must not block long; a store for
     several server processes (PostgreSQL, say) implements the same methods, see the Server page
@@ -74,7 +77,8 @@ class Store(Protocol):
     def append_actions(self, table_id: str, actions: Sequence[StoredAction]) -> None:
         """Store applied actions (one decision and the chance steps it led to) durably and
         all or none: they must survive the process being killed once this returns; raise,
-        storing none, if the table already has an action at one of their steps."""
+        storing none, if the table already has an action at one of their steps. The time of
+        the call is the table's last activity (:attr:`StoredTable.active`)."""
         ...
 
     def load_tables(self) -> list[StoredTable]:
@@ -83,7 +87,12 @@ class Store(Protocol):
 
     def delete_table(self, table_id: str) -> None:
         """Forget a table and its actions, all or none (a finished table the server no longer
-        keeps); a table that is not stored is no error."""
+        keeps, or an abandoned one); a table that is not stored is no error."""
+        ...
+
+    def mark_active(self, times: Mapping[str, float]) -> None:
+        """Record the last activity of tables (table id → :func:`time.time`: a seat was
+        connected until then); a table that is not stored is no error."""
         ...
 
     def close(self) -> None:
@@ -91,7 +100,9 @@ class Store(Protocol):
         ...
 
 
-_SELECT_TABLES = "SELECT id, config, bots, seats, seed, created FROM tables"
+_SELECT_TABLES = "SELECT id, config, bots, seats, seed, created, active FROM tables"
+#: The columns of the first version (a file of another program is refused if it lacks them).
+_SELECT_OLD_TABLES = "SELECT id, config, bots, seats, seed, created FROM tables"
 _SELECT_ACTIONS = "SELECT table_id, step, seat, action FROM actions"
 
 _SCHEMA = """
@@ -101,7 +112,8 @@ CREATE TABLE IF NOT EXISTS tables (
     bots TEXT NOT NULL,
     seats TEXT NOT NULL,
     seed TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    active REAL
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -132,7 +144,9 @@ class SQLiteStore:
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
         # A file of another program may have relations of these names with other columns:
-        # say so now, not when the tables are loaded.
+        # say so now, not when the tables are loaded (and before changing anything).
+        self._db.execute(f"{_SELECT_OLD_TABLES} LIMIT 0").fetchall()
+        self._migrate()
         self._db.execute(f"{_SELECT_TABLES} LIMIT 0").fetchall()
         self._db.execute(f"{_SELECT_ACTIONS} LIMIT 0").fetchall()
         self._stop = threading.Event()
@@ -149,6 +163,15 @@ class SQLiteStore:
                 name="shock-rules checkpoints")
             self._checkpointer.start()
 
+    def _migrate(self) -> None:
+        """Bring a file of an earlier version up to date: a ``tables`` relation without the
+        ``active`` column gets it, empty (unknown: see :attr:`StoredTable.active`). Adding a
+        column rewrites no row, so a file damaged further in is still only reported as such
+        by :meth:`check`."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        if "active" not in columns:
+            self._db.execute("ALTER TABLE tables ADD COLUMN active REAL")
+
     def _checkpoints(self, every: float) -> None:
         try:
             db = sqlite3.connect(self.path, isolation_level=None)
@@ -163,14 +186,15 @@ class SQLiteStore:
 
     def create_table(self, table: StoredTable) -> None:
         """Store a new table and its actions in one transaction."""
+        created = table.created or time.time()
         with self._lock:
             self._db.execute("BEGIN")
             try:
                 self._db.execute(
-                    "INSERT INTO tables (id, config, bots, seats, seed, created)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO tables (id, config, bots, seats, seed, created, active)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (table.id, table.config, _seat_map(table.bots), _seat_map(table.seats),
-                     table.seed, table.created or time.time()))
+                     table.seed, created, created if table.active is None else table.active))
                 self._insert(table.id, table.actions)
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -178,11 +202,14 @@ class SQLiteStore:
             self._db.execute("COMMIT")
 
     def append_actions(self, table_id: str, actions: Sequence[StoredAction]) -> None:
-        """Store actions in one transaction (committed when this returns)."""
+        """Store actions in one transaction (committed when this returns), with the time as
+        the table's last activity."""
         with self._lock:
             self._db.execute("BEGIN")
             try:
                 self._insert(table_id, actions)
+                self._db.execute("UPDATE tables SET active = ? WHERE id = ?",
+                                 (time.time(), table_id))
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -196,6 +223,20 @@ class SQLiteStore:
             try:
                 self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
                 self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def mark_active(self, times: Mapping[str, float]) -> None:
+        """Record tables' last activity in one transaction."""
+        if not times:
+            return
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.executemany("UPDATE tables SET active = ? WHERE id = ?",
+                                     [(when, table_id) for table_id, when in times.items()])
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -258,7 +299,7 @@ def _id_text(table_id: object) -> str:
 
 
 def _read_table(row: tuple[object, ...], actions: tuple[StoredAction, ...]) -> StoredTable:
-    table_id, config, bots, seats, seed, created = row
+    table_id, config, bots, seats, seed, created, active = row
     if not isinstance(table_id, str):
         raise _BadRow("its id column is not text")
     if not isinstance(config, str):
@@ -268,9 +309,14 @@ def _read_table(row: tuple[object, ...], actions: tuple[StoredAction, ...]) -> S
     if (isinstance(created, bool) or not isinstance(created, int | float)
             or not math.isfinite(created)):
         raise _BadRow("its created column is not a time")
+    # Not needed to rebuild the table: anything but a time is unknown (counted from the load).
+    last = None
+    if (not isinstance(active, bool) and isinstance(active, int | float)
+            and math.isfinite(active)):
+        last = float(active)
     return StoredTable(id=table_id, config=config, bots=_read_seat_map("bots", bots),
                        seats=_read_seat_map("seats", seats), seed=seed, created=float(created),
-                       actions=actions)
+                       actions=actions, active=last)
 
 
 def _read_seat_map(column: str, text: object) -> dict[int, str]:

@@ -17,7 +17,7 @@ from typing import Final
 import attrs
 
 from .._documents import from_json, to_json
-from .._errors import InvalidStateError, ShockError, quoted
+from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
 from .._rules.actions import Action
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import sample_chance
@@ -49,6 +49,9 @@ _JITTER: Final = random.Random()
 MAX_QUEUED_FRAMES: Final = 512
 #: Finished tables a server keeps (in memory, with their events, and in its store) by default.
 DEFAULT_MAX_FINISHED: Final = 200
+#: Minutes an unfinished table waiting for people is kept with no seat connected and no action
+#: (then it is abandoned: deleted), by default.
+DEFAULT_IDLE_MINUTES: Final = 60.0
 
 
 class RequestError(ShockError, ValueError):
@@ -129,7 +132,8 @@ class LiveTable:
     connections watching it; every change is stored before anyone hears of it."""
 
     def __init__(self, stored: StoredTable, store: Store, *, bot_delay: float,
-                 on_over: Callable[[LiveTable], None] | None = None) -> None:
+                 on_over: Callable[[LiveTable], None] | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
         config = from_json(stored.config)
         if not isinstance(config, GameConfig):
             raise InvalidStateError(f"table {stored.id}: the stored config is not a config")
@@ -150,6 +154,11 @@ class LiveTable:
         self.dropped = False
         #: Called once the action that ends the game is stored.
         self._on_over = on_over
+        self._clock = clock
+        #: The last activity (``clock()``): an action stored, a seat connected until then.
+        self.active = stored.active if stored.active is not None else clock()
+        #: Set when the server is shutting down (its store is about to close).
+        self.stopped = False
         #: Every action in the store, in step order (to go back to after a failed write).
         self._stored = list(stored.actions)
         self.table = self._replay(stored.actions)
@@ -245,6 +254,7 @@ class LiveTable:
             self.table = self._replay(tuple(self._stored))
             raise
         self._stored += actions
+        self.active = self._clock()
         if self.table.is_over:
             # Nothing is stored after the end: no step to go back to, no bot to ask. (A
             # finished table is kept, to be seen, for as long as the server keeps finished
@@ -295,6 +305,7 @@ class LiveTable:
 
     async def stop(self) -> None:
         """Stop the bots (the server is shutting down)."""
+        self.stopped = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -310,11 +321,39 @@ class LiveTable:
             conn.queue.put_nowait(None)
             return
         self.connections.add(conn)
+        if conn.seat is not None:
+            self.active = self._clock()
         self._send_view(conn, {})
 
     def leave(self, conn: Connection) -> None:
-        """Forget a connection."""
+        """Forget a connection; a seat's is the table's last activity, stored (a restarted
+        server counts from there)."""
+        if conn not in self.connections:
+            return
         self.connections.discard(conn)
+        if conn.seat is not None and not (self.dropped or self.stopped or self.is_over):
+            self.active = self._clock()
+            try:
+                self._store.mark_active({self.id: self.active})
+            except Exception:  # the store is not the table: it goes on
+                log.exception("table %s: its last activity could not be stored", self.id)
+
+    @property
+    def seated(self) -> bool:
+        """Whether a seat (a person, not a spectator) is connected."""
+        return any(conn.seat is not None for conn in self.connections)
+
+    def abandoned(self, now: float, idle: float) -> bool:
+        """Whether the table is abandoned at ``now``: unfinished, not for its bots to play
+        (unless it failed), with no seat connected and no activity for ``idle`` seconds.
+        (Chance to draw does not keep a table: it is drawn as soon as the table starts.)"""
+        if self.is_over or self.dropped or self.seated:
+            return False
+        if self._task is not None and not self._task.done():  # its bots are playing
+            return False
+        if not self.failed and self.table.to_act in self._bots:  # it goes on by itself
+            return False
+        return now - self.active >= idle
 
     def drop(self) -> None:
         """Mark the table dropped and close its connections (as for an unknown table)."""
@@ -376,23 +415,39 @@ def read_frame(text: str) -> tuple[Action, int]:
 
 class Hub:
     """Every table of a server, its store and its limits: ``max_tables`` unfinished tables at
-    most, and the ``max_finished`` finished tables that finished last (an older one is dropped
-    from memory and from the store when another one finishes)."""
+    most, the ``max_finished`` finished tables that finished last (an older one is dropped
+    from memory and from the store when another one finishes), and unfinished tables dropped
+    once abandoned (:meth:`LiveTable.abandoned`) for ``idle_seconds``: checked every
+    :attr:`check_every` seconds (:meth:`sweep_forever`), when the tables are loaded, and
+    before a table is refused for ``max_tables``. ``clock`` is :func:`time.time` (the times
+    are stored, and the store records its own with each action: a test's clock only moves
+    what the hub itself notes)."""
 
     def __init__(self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 1000,
-                 max_finished: int = DEFAULT_MAX_FINISHED) -> None:
+                 max_finished: int = DEFAULT_MAX_FINISHED,
+                 idle_seconds: float = DEFAULT_IDLE_MINUTES * 60,
+                 clock: Callable[[], float] = time.time) -> None:
+        if not idle_seconds > 0:
+            raise InvalidArgumentError(f"idle time must be positive, not {idle_seconds!r}")
         self.store = store
         self.bot_delay = bot_delay
         self.max_tables = max_tables
         self.max_finished = max(1, max_finished)
+        self.idle_seconds = idle_seconds
+        #: Seconds between two sweeps: a minute, or a quarter of the idle time if shorter.
+        self.check_every = min(60.0, max(0.01, idle_seconds / 4))
+        self._clock = clock
         self.tables: dict[str, LiveTable] = {}
         #: The ids of the finished tables kept, the one that finished first first.
         self._finished: dict[str, None] = {}
         #: How many finished tables were dropped.
         self.dropped = 0
+        #: How many abandoned tables were dropped.
+        self.expired = 0
 
     def _live(self, stored: StoredTable) -> LiveTable:
-        return LiveTable(stored, self.store, bot_delay=self.bot_delay, on_over=self._over)
+        return LiveTable(stored, self.store, bot_delay=self.bot_delay, on_over=self._over,
+                         clock=self._clock)
 
     def _over(self, live: LiveTable) -> None:
         """Keep a table that just finished, dropping the oldest beyond the limit."""
@@ -400,10 +455,10 @@ class Hub:
         while len(self._finished) > self.max_finished:
             oldest = next(iter(self._finished))
             del self._finished[oldest]
+            self.dropped += 1
             self._drop(oldest)
 
     def _drop(self, table_id: str) -> None:
-        self.dropped += 1
         live = self.tables.pop(table_id, None)
         if live is not None:
             live.drop()
@@ -412,11 +467,56 @@ class Hub:
         except Exception:  # the row stays; the next start drops it again
             log.exception("table %s: could not be deleted", table_id)
 
+    def _mark(self, times: dict[str, float]) -> None:
+        if not times:
+            return
+        try:
+            self.store.mark_active(times)
+        except Exception:  # only the times are lost: a restart counts from the older ones
+            log.exception("the tables' last activity could not be stored")
+
+    def _idle_text(self) -> str:
+        return f"no seat connected and no action for {self.idle_seconds / 60:g} minutes"
+
+    def expire(self, *, log_each: bool = True) -> list[str]:
+        """Drop the abandoned tables (from memory and from the store; their links then answer
+        as for an unknown table), each with one line of log; return their ids."""
+        now = self._clock()
+        gone = [t.id for t in self.tables.values() if t.abandoned(now, self.idle_seconds)]
+        for table_id in gone:
+            self.expired += 1
+            self._drop(table_id)
+            if log_each:
+                log.info("table %s: deleted, abandoned: %s", table_id, self._idle_text())
+        return gone
+
+    def sweep(self) -> list[str]:
+        """Note the tables with a seat connected as active now (in the store too: a server
+        killed and restarted counts from there), then :meth:`expire`."""
+        now = self._clock()
+        seated = {}
+        for live in self.tables.values():
+            if live.seated and not live.is_over:
+                live.active = seated[live.id] = now
+        self._mark(seated)
+        return self.expire()
+
+    async def sweep_forever(self) -> None:
+        """:meth:`sweep` every :attr:`check_every` seconds, until cancelled."""
+        while True:
+            await asyncio.sleep(self.check_every)
+            try:
+                self.sweep()
+            except Exception:
+                log.exception("the abandoned tables could not be swept")
+
     def load(self) -> None:
         """Rebuild every stored table from its actions; a table that fails to rebuild is
         logged and left out, the others load. Finished tables beyond :attr:`max_finished` are
-        dropped, the oldest first."""
+        dropped, the oldest first, and abandoned ones (by their stored last activity; one
+        stored without it counts from now)."""
         before = self.dropped
+        unknown: dict[str, float] = {}
         for stored in self.store.load_tables():
             try:
                 live = self.tables[stored.id] = self._live(stored)
@@ -425,11 +525,16 @@ class Hub:
             except Exception:
                 log.exception("table %s: could not be restored", stored.id)
             else:
+                if stored.active is None:
+                    unknown[stored.id] = live.active
                 if live.is_over:  # in the order they were created: the oldest dropped first
                     self._over(live)
         if (dropped := self.dropped - before) > 0:
             log.info("dropped %d finished tables, beyond the %d kept", dropped,
                      self.max_finished)
+        if expired := self.expire(log_each=False):
+            log.info("deleted %d abandoned tables: %s", len(expired), self._idle_text())
+        self._mark({k: v for k, v in unknown.items() if k in self.tables})
 
     async def start(self) -> None:
         """Let every loaded table go on (pending chance, bots)."""
@@ -441,7 +546,10 @@ class Hub:
                 log.exception("table %s: could not be resumed", live.id)
 
     async def stop(self) -> None:
-        """Stop every table's bots and close the connections' writers."""
+        """Store the activity of the tables with a seat connected, stop every table's bots and
+        close the connections' writers."""
+        now = self._clock()
+        self._mark({t.id: now for t in self.tables.values() if t.seated and not t.is_over})
         for live in self.tables.values():
             await live.stop()
             for conn in list(live.connections):
@@ -459,7 +567,8 @@ class Hub:
         except (ValueError, ShockError) as exc:
             raise RequestError(str(exc)) from None
         bot_seats = read_bots(players, bots)
-        if self.open_tables() >= self.max_tables:
+        if self.open_tables() >= self.max_tables and (
+                not self.expire() or self.open_tables() >= self.max_tables):
             raise TableLimitError(f"the server has {self.max_tables} unfinished tables already:"
                                   " try again later")
         tokens = {s: secrets.token_urlsafe(32) for s in range(players) if s not in bot_seats}
