@@ -323,11 +323,9 @@ def test_bots_refuse_settings_out_of_range_when_made() -> None:
 
 def test_the_bots_check_their_settings_with_the_package_argument_checks() -> None:
     # One check for the bots' settings and simulation's arguments (shock_rules._errors).
+    # The bots call check_int and check_number directly.
     from shock_rules import _errors
-    from shock_rules.bots import base
 
-    assert base.int_setting is _errors.check_int
-    assert base.float_setting is _errors.check_number
     assert _errors.check_int("n", 3, 0) == 3
     assert type(_errors.check_number("x", 2, 0.0, 2.0)) is float
     for value in (True, False):

@@ -60,8 +60,8 @@ def check_int(name: str, value: object, least: int | None = None) -> int:
     raise :class:`InvalidArgumentError` (a ``TypeError`` and a ``ValueError``) naming the
     argument ``name``. A bool is not taken for a number.
 
-    The bots check their settings with this and :func:`check_number` when they are made (as
-    ``shock_rules.bots.base.int_setting`` and ``float_setting``). Their constructors declare
+    The bots check their settings with this and :func:`check_number` when they are made, not
+    at their first decision. Their constructors declare
     the parameters as ``object``: the compiled build would check a parameter declared ``int``
     or ``float`` itself, before these checks, with a ``TypeError`` of its own.
     """

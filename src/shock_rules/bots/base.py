@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from .._errors import ConfigError, InvalidArgumentError, check_int, check_number, quoted
+from .._errors import ConfigError, InvalidArgumentError, check_number, quoted
 from .._info.view import PlayerView, view
 from .._rules.actions import Action, ActionKind
 from .._rules.config import GameConfig
@@ -18,13 +18,6 @@ from .._rules.engine import apply, new_game, sample_chance
 from .._rules.state import CHANCE_PHASES, Phase, State
 
 __all__ = ["Bot", "RandomBot", "play_game"]
-
-
-# The bots check their settings with the package's argument checks when they are made, not
-# at their first decision, under these names (see check_int for why the constructors declare
-# the settings as ``object``).
-int_setting = check_int
-float_setting = check_number
 
 
 def check_choice(view: object, rng: object) -> PlayerView:
@@ -68,7 +61,7 @@ class RandomBot:
 
     def __init__(self, withdraw_rate: float = 0.1) -> None:
         #: The chance of considering a withdrawal when one is possible.
-        self.withdraw_rate = float_setting("withdraw_rate", withdraw_rate, 0.0, 1.0)
+        self.withdraw_rate = check_number("withdraw_rate", withdraw_rate, 0.0, 1.0)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """Return a random legal action."""

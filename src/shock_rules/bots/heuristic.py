@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from .._errors import InvalidStateError, quoted
+from .._errors import InvalidStateError, check_number, quoted
 from .._info.view import PlayerView
 from .._rules.actions import DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action, ActionKind
 from .._rules.bits import iter_bits
@@ -30,7 +30,7 @@ from .._rules.config import Variant
 from .._rules.engine import legal_actions
 from .._rules.state import Phase, State, Status
 from .._rules.tables import Tables, tables_for
-from .base import check_choice, float_setting
+from .base import check_choice
 
 __all__ = ["CAUTION", "HeuristicBot", "state_policy"]
 
@@ -382,10 +382,10 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    # The settings are declared ``object`` and checked here (see base.int_setting).
+    # The settings are declared ``object`` and checked here (see _errors.check_int).
     def __init__(self, caution: object = CAUTION, reveal_margin: object = 0.25) -> None:
-        self._h = _Heuristic(float_setting("caution", caution),
-                             float_setting("reveal_margin", reveal_margin))
+        self._h = _Heuristic(check_number("caution", caution),
+                             check_number("reveal_margin", reveal_margin))
 
     @property
     def caution(self) -> float:

@@ -47,14 +47,14 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Final
 
-from .._errors import InvalidArgumentError, quoted
+from .._errors import InvalidArgumentError, check_int, check_number, quoted
 from .._info.determinize import determinize, redeterminize
 from .._info.view import PlayerView
 from .._rules.actions import WITHDRAW, Action, ActionKind
 from .._rules.engine import apply, legal_actions, sample_chance
 from .._rules.state import Phase, State, Status
 from .._rules.tables import Tables
-from .base import check_choice, float_setting, int_setting
+from .base import check_choice
 from .heuristic import CAUTION, HeuristicBot, card_tables, state_policy
 
 __all__ = ["MCTSBot"]
@@ -112,20 +112,20 @@ class MCTSBot:
 
     name = "mcts"
 
-    # The settings are declared ``object`` and checked here (see base.int_setting).
+    # The settings are declared ``object`` and checked here (see _errors.check_int).
     def __init__(self, iterations: object = 120, seconds: object = None,
                  exploration: object = 0.5, caution: object = CAUTION,
                  paired: object = True) -> None:
         if type(paired) is not bool:
             raise InvalidArgumentError(f"invalid paired {quoted(paired)}: expected True or False")
-        budget = None if seconds is None else float_setting("seconds", seconds, positive=True)
+        budget = None if seconds is None else check_number("seconds", seconds, positive=True)
         self._fallback = HeuristicBot(caution)  # it checks caution
         #: The most playouts per decision.
-        self.iterations = int_setting("iterations", iterations, 1)
+        self.iterations = check_int("iterations", iterations, 1)
         #: The most time spent per decision, or ``None``.
         self.seconds = budget
         #: The UCT exploration constant (rewards lie in [0, 1]).
-        self.exploration = float_setting("exploration", exploration, 0.0)
+        self.exploration = check_number("exploration", exploration, 0.0)
         #: Whether root actions are compared on shared determinizations and chance streams.
         self.paired = paired
         #: The playouts of the last decision (0 when the heuristic decided it, or when it had
