@@ -220,13 +220,15 @@ def redeterminize(view: PlayerView, rng: random.Random) -> State:
     return _guarded(view, rng, False)
 
 
-# The fields of a view, of its seats and of its trick cards that hold one integer each.
-_VIEW_INTS: Final = (
+# The fields of a view, of its seats and of its trick cards that hold one integer each (tuples
+# of any length, so that the compiled build keeps one tuple object each: see
+# engine._PHASE_KINDS).
+_VIEW_INTS: Final[tuple[str, ...]] = (
     "round", "trick_number", "actor", "leader", "round_leader", "last_winner", "deck_size",
     "supply", "revealed", "step",
 )
-_SEAT_INTS: Final = ("seat", "hand_size", "face_down_count", "on_bag", "in_bag")
-_TRICK_INTS: Final = ("seat", "gems")
+_SEAT_INTS: Final[tuple[str, ...]] = ("seat", "hand_size", "face_down_count", "on_bag", "in_bag")
+_TRICK_INTS: Final[tuple[str, ...]] = ("seat", "gems")
 
 
 def _check_ints(view: PlayerView) -> None:

@@ -128,11 +128,13 @@ def check_state(state: State) -> None:
         raise InvalidStateError(f"invalid state: {exc}") from exc
 
 
-_PER_SEAT: Final = ("hand_masks", "face_down_masks", "status", "on_bag", "in_bag",
+# Typed as tuples of any length, so that the compiled build keeps one tuple object each
+# (see engine._PHASE_KINDS).
+_PER_SEAT: Final[tuple[str, ...]] = ("hand_masks", "face_down_masks", "status", "on_bag", "in_bag",
                     "poison_masks", "covered_masks", "potion_masks", "void_suits")
 _INT: Final = frozenset({int})
 #: The State fields that hold one integer each.
-_STATE_INTS: Final = (
+_STATE_INTS: Final[tuple[str, ...]] = (
     "round", "trick_number", "leader", "actor", "pool_mask", "trump_index", "discard_mask",
     "supply", "revealed", "last_winner", "round_leader", "step",
 )

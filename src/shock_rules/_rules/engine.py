@@ -8,7 +8,6 @@ untouched, as every state is immutable) when it is not legal.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Final, TypeVar, overload
 
@@ -327,8 +326,10 @@ def _expected(state: State) -> str:
     }[phase]
 
 
-# The action kinds each phase accepts, indexed by phase.
-_PHASE_KINDS: Final = (
+# The action kinds each phase accepts, indexed by phase. Typed as a tuple of any length: the
+# compiled build keeps a constant tuple of fixed shape unboxed and rebuilds it (here nine
+# tuples) at every look-up by a variable index, which cost ~150 ns per ``apply``.
+_PHASE_KINDS: Final[tuple[tuple[ActionKind, ...], ...]] = (
     (ActionKind.DEAL,),
     (ActionKind.TRUMP,),
     (ActionKind.LEADER,),
@@ -382,10 +383,29 @@ def apply(state: State, action: Action, seat: object = None) -> State:
                                f"cannot act now: {who} must act")
         if action.kind not in _PHASE_KINDS[phase]:
             raise _illegal(action, None, _expected(state))
-        after = _STEPS[phase](state, action)
-        # Every step function returns a fresh state whose dict it owns (a copy of the previous
-        # state's), so the step count is set once, here, whichever path built it.
-        after.__dict__["step"] = state.__dict__["step"] + 1
+        # The step of the phase, the most frequent first. Direct calls, not a table of
+        # functions indexed by phase: the compiled build then calls them natively, without a
+        # Python-level call and its argument parsing (~50 ns per apply).
+        if phase is _DEAL_P:
+            after = _deal(state, action)
+        elif phase is _PLAY_P:
+            after = _play(state, action)
+        elif phase is _CHEST_P:
+            after = _chest(state, action)
+        elif phase is _CHOICE_P:
+            after = _chest_choice(state, action)
+        elif phase is _TRUMP_P:
+            after = _trump(state, action)
+        elif phase is _COVER_P:
+            after = _cover(state, action)
+        elif phase is _LEADER_P:
+            after = _leader(state, action)
+        else:  # OVER accepts no action kind, so only a phase that is no Phase gets here
+            raise _bad_state(state, ValueError(f"no phase {quoted(phase)}"))
+        # Every step function returns a fresh state whose dict it owns, a copy of the previous
+        # state's, so the step count copied with it is advanced once, here.
+        fields = after.__dict__
+        fields["step"] += 1
         return after
     except ShockError:
         raise
@@ -560,15 +580,6 @@ def _chest_choice(state: State, action: Action) -> State:
     return w.freeze()
 
 
-def _over(state: State, action: Action) -> State:
-    raise _illegal(action, None, _expected(state))  # no action kind passes the check anyway
-
-
-# What each phase's action does, indexed by phase (after the action kind is checked).
-_STEPS: Final[tuple[Callable[[State, Action], State], ...]] = (
-    _deal, _trump, _leader, _play, _cover, _chest, _chest_choice, _over,
-)
-assert len(_STEPS) == len(Phase)
 
 
 # -- sampling chance --------------------------------------------------------------------------

@@ -64,7 +64,8 @@ _clock: Callable[[], float] = time.perf_counter
 
 _CHEST_P: Final = Phase.CHEST
 _OVER_P: Final = Phase.OVER
-_CHANCE: Final = (Phase.DEAL, Phase.TRUMP, Phase.LEADER, Phase.CHEST)
+# Of any length, so that the compiled build keeps one tuple object (see engine._PHASE_KINDS).
+_CHANCE: Final[tuple[Phase, ...]] = (Phase.DEAL, Phase.TRUMP, Phase.LEADER, Phase.CHEST)
 
 
 class _Node:
