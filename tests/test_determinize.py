@@ -32,6 +32,15 @@ from shock_rules import (
     view,
 )
 from shock_rules._rules.check import check_state
+from shock_rules._rules.events import (
+    GameEnded,
+    GemsGained,
+    HiddenCardDealt,
+    HiddenCardPlayed,
+    RoundStarted,
+    Shocked,
+    TrickWon,
+)
 from strategies import positions, random_step
 
 VARIANTS = tuple(Variant)
@@ -304,3 +313,33 @@ def test_determinize_refuses_a_view_that_no_state_shows(name: str) -> None:
     # The view it was forged from is drawn for and shown back.
     assert true.seat is not None
     assert view(determinize(true, random.Random(2)), true.seat) == true
+
+
+def _forged_events() -> dict[str, tuple[object, ...]]:
+    """Event lists that no step makes: a wrong type in a field, or a seat the game lacks."""
+    card = Card.parse("7H")
+    return {
+        "a bool seat": (HiddenCardDealt(True),),  # a bool is an int to mypy
+        "a bool for gems": (HiddenCardPlayed(1, True),),
+        "a string for gems": (GemsGained(0, "5"),),  # type: ignore[arg-type]
+        "a number for a poison": (Shocked(0, 5, 3),),  # type: ignore[arg-type]
+        "a text for a card": (TrickWon(0, 1, "7H", 2),),  # type: ignore[arg-type]
+        "no event at all": ("round 1 started",),
+        "a seat past the last": (TrickWon(4, 1, card, 2),),
+        "a leader below -1": (RoundStarted(2, -2),),
+        "a bool among the scores": (GameEnded((1, True, 3, 4), frozenset({0})),),
+        "a winner past the last": (GameEnded((1, 2, 3, 4), frozenset({4})),),
+    }
+
+
+@pytest.mark.parametrize("name", list(_forged_events()))
+def test_determinize_refuses_a_view_whose_events_no_step_makes(name: str) -> None:
+    # A view's events go into the drawn state: a forged one must be refused, by both builds
+    # alike (the compiled one would otherwise turn True into the seat 1).
+    true, _ = _true_and_forged_views()
+    forged = attrs.evolve(true, events=(*true.events, *_forged_events()[name]))  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match=rf"events\[{len(true.events)}\]"):
+        determinize(forged, random.Random(2))
+    # The view's own events, well formed, are taken and shown back.
+    assert true.events and true.seat is not None
+    assert view(determinize(true, random.Random(2)), true.seat).events == true.events

@@ -31,12 +31,13 @@ from typing import Final
 import attrs
 
 from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
+from .._rules import events as _events
 from .._rules.bits import iter_bits
-from .._rules.cards import CARDS, mask_of
+from .._rules.cards import CARDS, Card, mask_of
 from .._rules.check import load_state, raw_field
 from .._rules.draft import from_fields
 from .._rules.edition import ChestCard
-from .._rules.events import CardDealt, CardPlayed, Event
+from .._rules.events import CardDealt, CardPlayed, Event, RoundEndReason
 from .._rules.state import Play, State
 from .._rules.tables import tables_for
 from .view import HiddenCardDealt, HiddenCardPlayed, PlayerView, _view
@@ -164,7 +165,8 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
     spectator view (``seat`` ``None``) every hand and face-down card is drawn. The result
     always passes :func:`~shock_rules.check_state`, and the view it shows the seat is checked
     to be ``view``, field by field. Raise :class:`~shock_rules.InvalidStateError` (a
-    ``ValueError``) if no state fits the view (a forged or corrupt view),
+    ``ValueError``) if no state fits the view (a forged or corrupt view, events included: each
+    must be an event whose fields hold their declared types and name seats of the game),
     :class:`~shock_rules.InvalidArgumentError` if ``rng`` is not a ``random.Random``.
     """
     if type(view) is not PlayerView:
@@ -248,9 +250,65 @@ def _check_ints(view: PlayerView) -> None:
                     f"invalid view: its {name} must be an integer, not {quoted(value)}")
 
 
+def _event_fields() -> dict[type[Event], tuple[tuple[str, str], ...]]:
+    """Return the fields of every event class, by class, with their declared types."""
+    found: dict[type[Event], tuple[tuple[str, str], ...]] = {}
+    for name in _events.__all__:
+        cls = getattr(_events, name)
+        if isinstance(cls, type) and attrs.has(cls) and issubclass(cls, Event):
+            found[cls] = tuple((f.name, str(f.type)) for f in attrs.fields(cls))
+    return found
+
+
+#: The fields of each event class, with their declared types (as written in events.py).
+_EVENT_FIELDS: Final = _event_fields()
+# What a field of each declared type must hold exactly (a bool is no integer here either).
+_EVENT_KINDS: Final[dict[str, type]] = {
+    "int": int, "bool": bool, "str": str, "Card": Card, "ChestCard": ChestCard,
+    "RoundEndReason": RoundEndReason,
+}
+
+
+def _check_events(view: PlayerView) -> None:
+    """Raise :class:`InvalidStateError` unless every event of the view is an event whose
+    fields hold their declared types and name seats of the game, as a loaded view's must.
+
+    The events go into the drawn state as they are (the two hidden kinds get a card), so a
+    view made by hand must not slip a value into them that no step makes; the compiled build
+    would also turn ``True`` into 1 where a seat is an integer.
+    """
+    n = view.config.players
+    for i, e in enumerate(view.events):
+        fields = _EVENT_FIELDS.get(type(e))
+        if fields is None:
+            raise InvalidStateError(
+                f"invalid view: its events[{i}] is not an event but {quoted(e, 60)}")
+        for name, declared in fields:
+            value = getattr(e, name)
+            kind = _EVENT_KINDS.get(declared)
+            if kind is not None:
+                ok = type(value) is kind
+            else:  # GameEnded's scores (a tuple) and winners (a frozenset) of integers
+                ok = type(value) is (tuple if declared.startswith("tuple") else frozenset) \
+                    and all(type(v) is int for v in value)
+            if not ok:
+                raise InvalidStateError(
+                    f"invalid view: its events[{i}].{name} must be of type {declared}, not"
+                    f" {quoted(value, 60)}")
+            # The same seat rule as the JSON loader's (-1 is a leader not known yet).
+            if name in ("seat", "leader") and not -1 <= value < n:
+                raise InvalidStateError(
+                    f"invalid view: its events[{i}].{name}: there is no seat {value} with"
+                    f" {n} players")
+            if name == "winners" and not all(0 <= w < n for w in value):
+                raise InvalidStateError(
+                    f"invalid view: its events[{i}].winners: expected seats 0-{n - 1}")
+
+
 def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
     if check:
         _check_ints(view)
+        _check_events(view)
     cfg = view.config
     t = tables_for(cfg)
     n = cfg.players
