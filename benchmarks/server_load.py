@@ -132,7 +132,10 @@ def start_server(folder: Path, tables: int, bot_delay: float
     proc = subprocess.Popen(
         [sys.executable, "-m", "shock_rules.cli", "serve", "--port", str(port),
          "--db", str(folder / "load.sqlite3"), "--bot-delay", str(bot_delay),
-         "--max-tables", str(10 * tables)],
+         # Every table comes from this one address: the per-address limits are raised with
+         # the server's own, so that a run of up to 1,000 tables is never refused.
+         "--max-tables", str(10 * tables), "--tables-per-address", str(10 * tables),
+         "--table-rate", str(max(300, 10 * tables))],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 import shock_rules as sr
 from shock_rules.server import Limits, SQLiteStore, StoredAction, StoredTable
 from shock_rules.server._app import MAX_CLIENTS, _ClientLimits, client_key
-from shock_rules.server._tables import DEFAULT_MAX_FINISHED, Hub
+from shock_rules.server._tables import DEFAULT_MAX_CLIENT_TABLES, DEFAULT_MAX_FINISHED, Hub
 
 from ._client import Seat
 from ._live import LiveServer
@@ -117,7 +117,57 @@ def test_one_address_creates_at_most_so_many_tables_a_minute(tmp_path: Path) -> 
         live.stop()
 
 
+def test_one_address_has_at_most_so_many_unfinished_tables(tmp_path: Path) -> None:
+    # Three at once from 127.0.0.1; five tables a minute, so that refusals that counted
+    # towards the rate would show as a 429 too_fast at the end.
+    live = LiveServer(tmp_path, "--tables-per-address", "3", "--table-rate", "5").start()
+    try:
+        live.create(3)
+        live.create(3)
+        bots_only = live.create(3, BOTS)["table"]
+        status, doc = live.request("POST", "/api/tables", b"{}")
+        assert (status, doc["code"]) == (429, "too_many_open"), doc
+        assert doc["message"] == (
+            "this client address has 3 unfinished tables already: finish one first, or wait"
+            " until one is deleted (no seat connected and no action for 60 minutes)")
+        _finish(live, bots_only)  # a finished table counts no more
+        live.create(3)
+        for _ in range(3):
+            assert live.request("POST", "/api/tables", b"{}")[1]["code"] == "too_many_open"
+    finally:
+        live.stop()
+    assert "Traceback" not in live.log.read_text()
+
+
 # -- the pieces ---------------------------------------------------------------------------------
+
+
+def test_the_tables_of_each_address_are_counted_apart() -> None:
+    from shock_rules.server._tables import ClientLimitError, TableLimitError
+
+    from .test_idle import Clock
+
+    clock = Clock()
+
+    async def run() -> None:
+        hub = Hub(SQLiteStore(":memory:"), max_tables=5, max_client_tables=2,
+                  idle_seconds=60, clock=clock)
+        for client in ("203.0.113.7", "203.0.113.7", "2001:db8:1:2::/64", None, None):
+            await hub.create(3, "standard", {}, client)
+        with pytest.raises(ClientLimitError, match="has 2 unfinished tables already"):
+            await hub.create(3, "standard", {}, "203.0.113.7")
+        assert hub.client_tables("203.0.113.7") == 2 and hub.client_tables("x") == 0
+        # The server's own limit is the other one, with its own error.
+        with pytest.raises(TableLimitError) as info:
+            await hub.create(3, "standard", {}, "198.51.100.1")
+        assert type(info.value) is TableLimitError
+        clock.now += 60  # all abandoned: the address may create again
+        await hub.create(3, "standard", {}, "203.0.113.7")
+        assert hub.client_tables("203.0.113.7") == 1 and len(hub.tables) == 1
+        await hub.stop()
+
+    asyncio.run(run())
+
 
 
 def test_the_command_line_defaults_are_the_libraries() -> None:
@@ -126,8 +176,9 @@ def test_the_command_line_defaults_are_the_libraries() -> None:
     limits = Limits()
     assert limits.finished_tables == DEFAULT_MAX_FINISHED == 200
     assert limits.tables_per_minute == 300
+    assert limits.tables_per_address == DEFAULT_MAX_CLIENT_TABLES == 100
     text = Path(serve.__file__).read_text()
-    assert "default=200," in text and "default=300," in text
+    assert "default=200," in text and "default=300," in text and "default=100," in text
 
 
 @pytest.mark.parametrize(("host", "key"), [

@@ -75,6 +75,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="pause before each bot action (default 0.6; 0 for none)")
     p.add_argument("--max-tables", type=positive_arg("--max-tables"), default=1000,
                    help="unfinished tables at most (default 1000)")
+    p.add_argument("--tables-per-address", type=positive_arg("--tables-per-address"),
+                   default=100, metavar="N",
+                   help="unfinished tables one client address may have at once (default 100)")
     p.add_argument("--keep-finished", type=positive_arg("--keep-finished"), default=200,
                    metavar="N", help="finished tables kept, in memory and in the database;"
                                      " beyond them the oldest is deleted (default 200)")
@@ -124,7 +127,9 @@ def _run(args: argparse.Namespace) -> int:
         return report("serve", clip_message(str(exc)), 1 if exc.resolved else 2)
     try:
         serve(args.host, args.port, store, bot_delay=args.bot_delay,
-              limits=Limits(max_tables=args.max_tables, finished_tables=args.keep_finished,
+              limits=Limits(max_tables=args.max_tables,
+                            tables_per_address=args.tables_per_address,
+                            finished_tables=args.keep_finished,
                             messages_per_second=args.rate_limit,
                             tables_per_minute=args.table_rate,
                             idle_minutes=args.idle_minutes), sockets=sockets)

@@ -27,7 +27,9 @@ from .._json import SCHEMA
 from ._store import SQLiteStore, Store
 from ._tables import (
     DEFAULT_IDLE_MINUTES,
+    DEFAULT_MAX_CLIENT_TABLES,
     DEFAULT_MAX_FINISHED,
+    ClientLimitError,
     Connection,
     Hub,
     RequestError,
@@ -55,7 +57,9 @@ class Limits:
     """What one server accepts: the largest message and request body (bytes), messages per
     second per connection (with bursts of as many; the first message after each view the
     connection got does not count, so a client never waits on the limit to answer a view),
-    unfinished tables at once, finished tables kept (beyond them the oldest finished one is
+    unfinished tables at once, unfinished tables one client address may have at once (an IPv6
+    client is its /64; the tables of an earlier run of the server count for no address),
+    finished tables kept (beyond them the oldest finished one is
     dropped, from memory and from the store, when another one finishes), tables a minute
     that one client address may create (with bursts of as many; an IPv6 client is its /64),
     and the minutes after which an unfinished table waiting for people, with no seat
@@ -66,6 +70,7 @@ class Limits:
     messages_per_second: float = 20.0
     body_bytes: int = 4096
     max_tables: int = 1000
+    tables_per_address: int = DEFAULT_MAX_CLIENT_TABLES
     finished_tables: int = DEFAULT_MAX_FINISHED
     tables_per_minute: float = 300.0
     idle_minutes: float = DEFAULT_IDLE_MINUTES
@@ -173,6 +178,7 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
     if isinstance(store, str | Path):
         store = SQLiteStore(store)
     hub = Hub(store, bot_delay=bot_delay, max_tables=limits.max_tables,
+              max_client_tables=limits.tables_per_address,
               max_finished=limits.finished_tables, idle_seconds=limits.idle_minutes * 60)
     creators = _ClientLimits(limits.tables_per_minute)
 
@@ -224,7 +230,8 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
         if type(players) is not int or not isinstance(variant, str):
             return _error("bad_request", "players: expected 3, 4 or 5; variant: expected"
                           " 'standard' or 'simplified'", 400)
-        bucket = creators.bucket(request.client.host if request.client else None)
+        host = request.client.host if request.client else None
+        bucket = creators.bucket(host)
         if not bucket.take():
             wait = math.ceil(bucket.wait())
             answer = _error("too_fast", f"more than {limits.tables_per_minute:g} tables a"
@@ -232,10 +239,14 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
             answer.headers["Retry-After"] = str(wait)
             return answer
         try:
-            table_id, tokens = await hub.create(players, variant, data.get("bots", {}))
+            table_id, tokens = await hub.create(players, variant, data.get("bots", {}),
+                                                client_key(host))
         except RequestError as exc:  # only tables made count
             bucket.give_back()
             return _error("bad_request", str(exc), 400)
+        except ClientLimitError as exc:
+            bucket.give_back()
+            return _error("too_many_open", str(exc), 429)
         except TableLimitError as exc:
             bucket.give_back()
             return _error("too_many_tables", str(exc), 503)

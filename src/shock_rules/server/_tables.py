@@ -27,6 +27,7 @@ from ._store import Store, StoredAction, StoredTable, token_hash
 
 __all__ = [
     "MAX_MCTS_ITERATIONS",
+    "ClientLimitError",
     "Connection",
     "Hub",
     "LiveTable",
@@ -49,6 +50,8 @@ _JITTER: Final = random.Random()
 MAX_QUEUED_FRAMES: Final = 512
 #: Finished tables a server keeps (in memory, with their events, and in its store) by default.
 DEFAULT_MAX_FINISHED: Final = 200
+#: Unfinished tables one client address may have at once (``--tables-per-address``).
+DEFAULT_MAX_CLIENT_TABLES: Final = 100
 #: Minutes an unfinished table waiting for people is kept with no seat connected and no action
 #: (then it is abandoned: deleted), by default.
 DEFAULT_IDLE_MINUTES: Final = 60.0
@@ -60,6 +63,11 @@ class RequestError(ShockError, ValueError):
 
 class TableLimitError(ShockError, RuntimeError):
     """The server already has as many unfinished tables as it may."""
+
+
+class ClientLimitError(TableLimitError):
+    """The client address asking for a table already has as many unfinished tables as one
+    address may have."""
 
 
 def draw_rng(seed: str, step: int, purpose: str) -> random.Random:
@@ -159,6 +167,10 @@ class LiveTable:
         self.active = stored.active if stored.active is not None else clock()
         #: Set when the server is shutting down (its store is about to close).
         self.stopped = False
+        #: The client address that created the table (:func:`~shock_rules.server._app.client_key`),
+        #: or ``None`` for a table loaded from the store: kept in memory only, for the limit
+        #: of unfinished tables per address, so no address is written to the file.
+        self.client: str | None = None
         #: Every action in the store, in step order (to go back to after a failed write).
         self._stored = list(stored.actions)
         self.table = self._replay(stored.actions)
@@ -415,15 +427,17 @@ def read_frame(text: str) -> tuple[Action, int]:
 
 class Hub:
     """Every table of a server, its store and its limits: ``max_tables`` unfinished tables at
-    most, the ``max_finished`` finished tables that finished last (an older one is dropped
+    most, of them ``max_client_tables`` at most created by one client address, the
+    ``max_finished`` finished tables that finished last (an older one is dropped
     from memory and from the store when another one finishes), and unfinished tables dropped
     once abandoned (:meth:`LiveTable.abandoned`) for ``idle_seconds``: checked every
     :attr:`check_every` seconds (:meth:`sweep_forever`), when the tables are loaded, and
-    before a table is refused for ``max_tables``. ``clock`` is :func:`time.time` (the times
+    before a table is refused for one of those limits. ``clock`` is :func:`time.time` (the times
     are stored, and the store records its own with each action: a test's clock only moves
     what the hub itself notes)."""
 
     def __init__(self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 1000,
+                 max_client_tables: int = DEFAULT_MAX_CLIENT_TABLES,
                  max_finished: int = DEFAULT_MAX_FINISHED,
                  idle_seconds: float = DEFAULT_IDLE_MINUTES * 60,
                  clock: Callable[[], float] = time.time) -> None:
@@ -432,6 +446,7 @@ class Hub:
         self.store = store
         self.bot_delay = bot_delay
         self.max_tables = max_tables
+        self.max_client_tables = max_client_tables
         self.max_finished = max(1, max_finished)
         self.idle_seconds = idle_seconds
         #: Seconds between two sweeps: a minute, or a quarter of the idle time if shorter.
@@ -559,14 +574,26 @@ class Hub:
         """Return how many tables are not over."""
         return sum(1 for t in self.tables.values() if not t.is_over)
 
-    async def create(self, players: int, variant: str, bots: object
-                     ) -> tuple[str, dict[int, str]]:
-        """Create, store and start a table; return its id and each human seat's token."""
+    def client_tables(self, client: str) -> int:
+        """Return how many unfinished tables the client address ``client`` created."""
+        return sum(1 for t in self.tables.values() if t.client == client and not t.is_over)
+
+    async def create(self, players: int, variant: str, bots: object,
+                     client: str | None = None) -> tuple[str, dict[int, str]]:
+        """Create, store and start a table for the client address ``client`` (``None``: no
+        per-address limit); return its id and each human seat's token."""
         try:
             config = GameConfig(players=players, variant=Variant(variant))
         except (ValueError, ShockError) as exc:
             raise RequestError(str(exc)) from None
         bot_seats = read_bots(players, bots)
+        # One address may not take the whole server (nor keep it full by creating again as
+        # its tables expire): its own unfinished tables are counted first, abandoned ones gone.
+        if client is not None and self.client_tables(client) >= self.max_client_tables and (
+                not self.expire() or self.client_tables(client) >= self.max_client_tables):
+            raise ClientLimitError(
+                f"this client address has {self.max_client_tables} unfinished tables already:"
+                f" finish one first, or wait until one is deleted ({self._idle_text()})")
         if self.open_tables() >= self.max_tables and (
                 not self.expire() or self.open_tables() >= self.max_tables):
             raise TableLimitError(f"the server has {self.max_tables} unfinished tables already:"
@@ -580,6 +607,7 @@ class Hub:
                              seed=secrets.token_hex(16), created=time.time())
         # Built (its bots made) before it is stored: a table that cannot be made leaves no row.
         live = self._live(stored)
+        live.client = client
         self.store.create_table(stored)
         self.tables[table_id] = live
         log.info("table %s: created, %d players, %d bots", table_id, players, len(bot_seats))
