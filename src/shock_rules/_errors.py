@@ -55,6 +55,16 @@ def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit + 2 else text[:limit + 1] + "\u2026"
 
 
+def check_bool(name: str, value: object, error: type[ShockError] | None = None) -> bool:
+    """Return ``value`` if it is a bool; else raise ``error`` (:class:`InvalidArgumentError`
+    when not given; :class:`ConfigError` for a setting of a game or environment) naming the
+    argument ``name``: ``zero_sum="no"`` or ``paired=1`` is not taken for true."""
+    if type(value) is not bool:
+        raise (error or InvalidArgumentError)(
+            f"invalid {name} {quoted(value)}: expected True or False")
+    return value
+
+
 def check_int(name: str, value: object, least: int | None = None) -> int:
     """Return ``value`` if it is an integer, and at least ``least`` when that is given; else
     raise :class:`InvalidArgumentError` (a ``TypeError`` and a ``ValueError``) naming the

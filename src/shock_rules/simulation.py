@@ -46,7 +46,14 @@ import socket
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from ._errors import ConfigError, InvalidArgumentError, check_int, check_number, quoted
+from ._errors import (
+    ConfigError,
+    InvalidArgumentError,
+    check_bool,
+    check_int,
+    check_number,
+    quoted,
+)
 from ._json import SCHEMA, config_to_dict
 from ._rules.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from ._rules.events import Shocked, Withdrew
@@ -70,12 +77,6 @@ def _check_list(name: str, value: object, what: str) -> Sequence[Any]:
     """Return ``value`` if it is a list or tuple (a sequence, not a string)."""
     if not isinstance(value, Sequence) or isinstance(value, (str, bytes)):
         raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected a list of {what}")
-    return value
-
-
-def _check_bool(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidArgumentError(f"invalid {name} {quoted(value)}: expected True or False")
     return value
 
 
@@ -142,7 +143,7 @@ def play_one(task: tuple[GameConfig, tuple[str, ...], int, int, bool]) -> GameRe
             f"invalid lineup {quoted(lineup)}: expected {config.players} bot names"
         )
     game_seed(seed, g)  # checks both
-    _check_bool("rotate", rotate)
+    check_bool("rotate", rotate)
     n = config.players
     rng = random.Random(game_seed(seed, g))
     shift = g % n if rotate else 0
@@ -297,7 +298,7 @@ def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: 
     for name, value in counts:
         check_int(name, value, 1)
     check_int("seed", seed)
-    _check_bool("rotate", rotate)
+    check_bool("rotate", rotate)
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(
             f"invalid progress {quoted(progress)}: expected None or a function"

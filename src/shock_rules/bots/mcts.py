@@ -47,7 +47,7 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Final
 
-from .._errors import InvalidArgumentError, check_int, check_number, quoted
+from .._errors import check_bool, check_int, check_number
 from .._info.determinize import determinize, redeterminize
 from .._info.view import PlayerView
 from .._rules.actions import WITHDRAW, Action, ActionKind
@@ -117,8 +117,7 @@ class MCTSBot:
     def __init__(self, iterations: object = 120, seconds: object = None,
                  exploration: object = 0.5, caution: object = CAUTION,
                  paired: object = True) -> None:
-        if type(paired) is not bool:
-            raise InvalidArgumentError(f"invalid paired {quoted(paired)}: expected True or False")
+        check_bool("paired", paired)
         budget = None if seconds is None else check_number("seconds", seconds, positive=True)
         self._fallback = HeuristicBot(caution)  # it checks caution
         #: The most playouts per decision.

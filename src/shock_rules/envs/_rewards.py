@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .._errors import ConfigError, InvalidArgumentError, quoted
+from .._errors import ConfigError, InvalidArgumentError, check_bool, quoted
 
-__all__ = ["REWARDS", "check_bool", "check_reward", "final_rewards", "reward_bounds"]
+__all__ = ["REWARDS", "check_reward", "final_rewards", "reward_bounds"]
 
 #: The reward schemes, by name.
 REWARDS: Final = ("share", "win", "score")
@@ -30,14 +30,6 @@ def check_reward(reward: str) -> str:
     if not isinstance(reward, str) or reward not in REWARDS:
         raise ConfigError(f"unknown reward {quoted(reward)}: expected one of {', '.join(REWARDS)}")
     return reward
-
-
-def check_bool(name: str, value: object) -> bool:
-    """Return ``value`` if it is a bool; raise :class:`~shock_rules.ConfigError` (a setting
-    such as ``zero_sum="no"`` is not taken as true)."""
-    if not isinstance(value, bool):
-        raise ConfigError(f"invalid {name} {quoted(value)}: expected True or False")
-    return value
 
 
 def _check_scores(scores: object) -> Sequence[int]:
@@ -61,7 +53,7 @@ def final_rewards(scores: Sequence[int], reward: str = "share",
     """
     _check_scores(scores)
     check_reward(reward)
-    check_bool("zero_sum", zero_sum)
+    check_bool("zero_sum", zero_sum, ConfigError)
     n = len(scores)
     if reward == "score":
         out = [float(s) for s in scores]

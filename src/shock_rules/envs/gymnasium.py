@@ -39,14 +39,14 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .._errors import ConfigError, IllegalActionError, quoted
+from .._errors import ConfigError, IllegalActionError, check_bool, quoted
 from .._info.view import view
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import apply, is_chance, is_terminal, legal_actions, new_game, sample_chance
 from .._rules.state import State
 from ..bots import Bot, make_bot
 from ._encoding import NUM_ACTIONS, EncodingError, action_mask, action_of, encode
-from ._rewards import check_bool, check_reward, final_rewards
+from ._rewards import check_reward, final_rewards
 from ._spaces import observation_box
 from ._text import table_text
 
@@ -108,7 +108,7 @@ class ShockRulesEnv(gymnasium.Env[Obs, np.int64]):
             except ValueError as exc:
                 raise ConfigError(f"invalid opponent {quoted(name)}: {exc}") from None
         self.reward = check_reward(reward)
-        self.zero_sum = check_bool("zero_sum", zero_sum)
+        self.zero_sum = check_bool("zero_sum", zero_sum, ConfigError)
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode

@@ -42,7 +42,7 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from .._errors import ConfigError, IllegalActionError, quoted
+from .._errors import ConfigError, IllegalActionError, check_bool, quoted
 from .._info.view import view
 from .._notation.position import format_position
 from .._rules.actions import DEAL, LEADER, TRUMP, Action, ActionKind
@@ -60,7 +60,7 @@ from .._rules.engine import (
 from .._rules.state import CHANCE, Phase, State
 from .._rules.tables import tables_for
 from ._encoding import NUM_ACTIONS, action_index, action_of, encode, layout, observation_size
-from ._rewards import check_bool, final_rewards, reward_bounds
+from ._rewards import final_rewards, reward_bounds
 from ._text import table_text
 
 __all__ = ["GAME_NAME", "ShockRulesGame", "ShockRulesState", "chance_id", "chance_of"]
@@ -167,7 +167,7 @@ def _check_params(params: object) -> dict[str, Any]:
     if not isinstance(p["reward"], str) or p["reward"] not in ("share", "win"):
         raise ConfigError(f"unknown reward {quoted(p['reward'])}: expected 'share' or 'win'"
                           " (OpenSpiel needs bounded returns)")
-    check_bool("zero_sum", p["zero_sum"])
+    check_bool("zero_sum", p["zero_sum"], ConfigError)
     return p
 
 

@@ -40,13 +40,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .._errors import ConfigError, IllegalActionError, InvalidArgumentError, quoted
+from .._errors import ConfigError, IllegalActionError, InvalidArgumentError, check_bool, quoted
 from .._info.view import spectator_view, view
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import apply, is_chance, is_terminal, new_game, sample_chance
 from .._rules.state import State
 from ._encoding import NUM_ACTIONS, action_mask, action_of, encode
-from ._rewards import check_bool, check_reward, final_rewards
+from ._rewards import check_reward, final_rewards
 from ._spaces import observation_box
 from ._text import table_text
 
@@ -101,7 +101,7 @@ class raw_env(AECEnv[str, ObsDict, int]):
         self.config = GameConfig(players=players, variant=variant)
         self.render_mode = render_mode
         self.reward = check_reward(reward)
-        self.zero_sum = check_bool("zero_sum", zero_sum)
+        self.zero_sum = check_bool("zero_sum", zero_sum, ConfigError)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents = self.possible_agents[:]
         box = observation_box(self.config)
