@@ -117,7 +117,7 @@ class MCTSBot:
     def __init__(self, iterations: object = 120, seconds: object = None,
                  exploration: object = 0.5, caution: object = CAUTION,
                  paired: object = True) -> None:
-        check_bool("paired", paired)
+        paired = check_bool("paired", paired)
         budget = None if seconds is None else check_number("seconds", seconds, positive=True)
         self._fallback = HeuristicBot(caution)  # it checks caution
         #: The most playouts per decision.
