@@ -18,7 +18,10 @@ The hierarchy::
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 __all__ = [
     "QUOTE_LIMIT",
@@ -29,8 +32,12 @@ __all__ = [
     "InvalidNotationError",
     "InvalidStateError",
     "ShockError",
+    "check_bool",
     "check_int",
     "check_number",
+    "check_seat",
+    "corrupt",
+    "guards",
     "quoted",
 ]
 
@@ -148,3 +155,42 @@ class InvalidArgumentError(ShockError, ValueError, TypeError):
     a seat that is not a seat number, a random generator that is not a ``random.Random``, a
     bot that is not a :class:`~shock_rules.Bot`, a list of events that holds something else.
     """
+
+
+def check_seat(seat: object, players: int) -> int:
+    """Return ``seat`` if it is a seat of a game of ``players`` (an integer 0 to
+    ``players - 1``; not a bool, not a negative index from the end); else raise
+    :class:`InvalidArgumentError`."""
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidArgumentError(f"invalid seat {quoted(seat)}: expected 0-{players - 1}")
+    return seat
+
+
+def corrupt(what: str, exc: BaseException) -> InvalidStateError:
+    """Return the error for a ``what`` (``"state"`` or ``"view"``) of the right class whose
+    fields hold what no step makes (one built by hand, ``attrs.evolve`` with a wrong value):
+    the functions that read such an object turn what the bad field made them raise, ``exc``,
+    into this :class:`InvalidStateError`."""
+    return InvalidStateError(f"invalid {what}: the {what} is corrupt ({quoted(exc, 200)})")
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def guards(what: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Decorate a public function or accessor of a state or a view (``what``): what a corrupt
+    one (see :func:`corrupt`) makes it raise becomes :class:`InvalidStateError`, while the
+    library's own errors pass unchanged. For the functions off the hot path; the engine's
+    catch the same inline."""
+    def decorate(func: Callable[_P, _R]) -> Callable[_P, _R]:
+        @functools.wraps(func)
+        def guarded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return func(*args, **kwargs)
+            except ShockError:
+                raise
+            except Exception as exc:  # a field of the wrong kind, or out of range
+                raise corrupt(what, exc) from None
+        return guarded
+    return decorate

@@ -120,9 +120,22 @@ def game_seed(seed: int, game: int) -> str:
 
     Raise :class:`~shock_rules.InvalidArgumentError` unless both are integers (``game`` 0 or
     more)."""
-    check_int("seed", seed)
+    _check_seed(seed)
     check_int("game", game, 0)
     return f"shock-rules-simulate:{seed}:{game}"
+
+
+#: The largest seed, in absolute value: a seed is written into every game's seed text, and
+#: Python refuses to write an integer of more than 4,300 digits.
+MAX_SEED: Final = 10**100 - 1
+
+
+def _check_seed(seed: object) -> int:
+    value = check_int("seed", seed)
+    if not -MAX_SEED <= value <= MAX_SEED:
+        raise InvalidArgumentError(
+            f"invalid seed {quoted(value)}: expected an integer of at most 100 digits")
+    return value
 
 
 def play_one(task: tuple[GameConfig, tuple[str, ...], int, int, bool]) -> GameResult:
@@ -297,7 +310,7 @@ def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: 
     counts = (("games", games), ("jobs", jobs)) + (() if batch is None else (("batch", batch),))
     for name, value in counts:
         check_int(name, value, 1)
-    check_int("seed", seed)
+    _check_seed(seed)
     check_bool("rotate", rotate)
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(

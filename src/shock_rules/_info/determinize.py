@@ -233,7 +233,7 @@ _SEAT_INTS: Final[tuple[str, ...]] = ("seat", "hand_size", "face_down_count", "o
 _TRICK_INTS: Final[tuple[str, ...]] = ("seat", "gems")
 
 
-def _check_ints(view: PlayerView) -> None:
+def check_view_ints(view: PlayerView) -> None:
     """Raise :class:`InvalidStateError` unless the view's integer fields hold integers (a
     bool is not one: the pure build's state check refuses it, and the compiled build would
     read ``True`` as 1, see ``raw_field``)."""
@@ -307,7 +307,7 @@ def _check_events(view: PlayerView) -> None:
 
 def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
     if check:
-        _check_ints(view)
+        check_view_ints(view)
         _check_events(view)
     cfg = view.config
     t = tables_for(cfg)

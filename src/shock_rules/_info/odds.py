@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import attrs
 
-from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
+from .._errors import InvalidArgumentError, InvalidStateError, ShockError, guards, quoted
 from .._rules.state import Status
 from .view import PlayerView
 
@@ -55,6 +55,7 @@ class ChestOdds:
         return self.shock == 0
 
 
+@guards("view")
 def chest_odds(view: PlayerView, seat: int | None = None) -> ChestOdds:
     """Return the odds of the next chest card for ``seat`` (default: the view's own seat).
 

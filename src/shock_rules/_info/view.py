@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import attrs
 
-from .._errors import InvalidArgumentError, quoted
+from .._errors import InvalidArgumentError, ShockError, check_seat, corrupt, guards, quoted
 from .._rules.actions import Action
 from .._rules.cards import CARDS, Card, Suit, cards_of
 from .._rules.config import GameConfig
@@ -219,6 +219,7 @@ class PlayerView:
         return None
 
     @property
+    @guards("view")
     def lead_seat(self) -> int:
         """The leader of the current trick in the rulebook's sense, or -1 outside a trick;
         see :attr:`State.lead_seat <shock_rules.State.lead_seat>` (WITHDRAW-4)."""
@@ -228,11 +229,11 @@ class PlayerView:
 
     def status(self, seat: int) -> Status:
         """Return whether a seat is in the round, withdrawn or shocked."""
-        return self.seats[seat].status
+        return self.seats[check_seat(seat, self.config.players)].status
 
     def hand_size(self, seat: int) -> int:
         """Return how many cards a seat holds."""
-        return self.seats[seat].hand_size
+        return self.seats[check_seat(seat, self.config.players)].hand_size
 
     def in_round(self) -> tuple[int, ...]:
         """Return the seats still in the round."""
@@ -240,7 +241,7 @@ class PlayerView:
 
     def poisons(self, seat: int) -> tuple[PoisonCard, ...]:
         """Return the poison number cards in front of a seat."""
-        return self.seats[seat].poisons
+        return self.seats[check_seat(seat, self.config.players)].poisons
 
     @property
     def chest_deck_size(self) -> int:
@@ -253,6 +254,7 @@ class PlayerView:
         return sum(p.gems for p in self.trick)
 
     @property
+    @guards("view")
     def seen_mask(self) -> int:
         """The bitmask of the number cards in play whose place the viewer knows."""
         m = 0
@@ -271,6 +273,7 @@ class PlayerView:
         return m
 
     @property
+    @guards("view")
     def unseen(self) -> tuple[Card, ...]:
         """The cards in play whose place the viewer does not know: they are in other hands,
         face down under other seats' gems, or in the dungeon deck."""
@@ -356,14 +359,24 @@ def view(state: State, seat: int) -> PlayerView:
     seat of the game, :class:`~shock_rules.InvalidStateError` if ``state`` is not a state.
     """
     expect_state(state)
-    if type(seat) is not int or not 0 <= seat < state.config.players:
-        raise InvalidArgumentError(
-            f"invalid seat {quoted(seat)}: expected 0-{state.config.players - 1}")
-    return _view(state, seat)
+    try:
+        n = state.config.players
+        if type(seat) is not int or not 0 <= seat < n:
+            raise InvalidArgumentError(f"invalid seat {quoted(seat)}: expected 0-{n - 1}")
+        return _view(state, seat)
+    except ShockError:
+        raise
+    except Exception as exc:  # a corrupt state: a field of the wrong kind
+        raise corrupt("state", exc) from None
 
 
 def spectator_view(state: State) -> PlayerView:
     """Return what a spectator knows of ``state``: only the public facts (K34); no hand, no
     face-down card's identity, no legal actions."""
     expect_state(state)
-    return _view(state, None)
+    try:
+        return _view(state, None)
+    except ShockError:
+        raise
+    except Exception as exc:  # a corrupt state: a field of the wrong kind
+        raise corrupt("state", exc) from None

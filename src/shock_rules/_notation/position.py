@@ -53,7 +53,14 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from .._errors import ConfigError, InvalidNotationError, InvalidStateError, ShockError, quoted
+from .._errors import (
+    ConfigError,
+    InvalidNotationError,
+    InvalidStateError,
+    ShockError,
+    guards,
+    quoted,
+)
 from .._rules.cards import CARDS, Suit, cards_of, parse_card
 from .._rules.check import load_state
 from .._rules.config import GameConfig, Variant
@@ -100,6 +107,7 @@ def _seat(value: int) -> str:
     return "-" if value < 0 else str(value)
 
 
+@guards("state")
 def format_position(state: State) -> str:
     """Return the one-line position of ``state`` (see the module docstring)."""
     expect_state(state)

@@ -164,7 +164,8 @@ def _check(state: State) -> None:
     t = tables_for(cfg)
     n = cfg.players
     H = t.hand_size
-    if state.tables is not t and state.tables != t:
+    tables = raw_field(state, "tables")
+    if tables is not t and (type(tables) is not Tables or tables != t):
         raise _fail("tables do not match the config")
     for name in _PER_SEAT:
         value = getattr(state, name)

@@ -17,6 +17,7 @@ from .._errors import (
     InvalidArgumentError,
     InvalidStateError,
     ShockError,
+    corrupt,
     quoted,
 )
 from .actions import (
@@ -132,7 +133,7 @@ def _bad_state(state: object, exc: BaseException | None = None) -> InvalidStateE
     """
     if type(state) is not State:
         return InvalidStateError(f"invalid state: expected a State, not {type(state).__name__}")
-    return InvalidStateError(f"invalid state: the state is corrupt ({quoted(exc, 200)})")
+    return corrupt("state", exc if exc is not None else ValueError("no reason given"))
 
 
 def _check_rng(rng: object) -> None:
@@ -180,7 +181,10 @@ def current_player(state: State) -> int | ChanceMarker | None:
             return CHANCE
         if phase is _OVER_P:
             return None
-        return state.actor
+        actor = state.__dict__["actor"]  # as stored: the compiled build reads True as 1
+        if type(actor) is not int or not 0 <= actor < state.tables.players:
+            raise ValueError(f"no seat to act: actor {quoted(actor)}")
+        return actor
     except Exception as exc:
         raise _bad_state(state, exc) from None
 
@@ -205,7 +209,10 @@ def scores(state: State) -> tuple[int, ...]:
     """Return each seat's score: the value of the gems in its bag (K28)."""
     if type(state) is not State:
         raise _bad_state(state)
-    return state.in_bag
+    scores = state.__dict__["in_bag"]  # as stored (the compiled build checks it is a tuple)
+    if type(scores) is not tuple or not all(type(v) is int for v in scores):
+        raise _bad_state(state, ValueError(f"in_bag {quoted(scores)} is no tuple of integers"))
+    return scores
 
 
 def winners(state: State) -> frozenset[int]:
@@ -213,10 +220,11 @@ def winners(state: State) -> frozenset[int]:
 
     At the end of the game these are the winners; before it, the current leaders.
     """
-    if type(state) is not State:
-        raise _bad_state(state)
-    best = max(state.in_bag)
-    return frozenset(i for i, v in enumerate(state.in_bag) if v == best)
+    in_bag = scores(state)
+    if not in_bag:
+        raise _bad_state(state, ValueError("in_bag holds no seat"))
+    best = max(in_bag)
+    return frozenset(i for i, v in enumerate(in_bag) if v == best)
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:
@@ -473,7 +481,7 @@ def _play(state: State, action: Action) -> State:
             events = (played,)
         fd = state.face_down_masks
         f["face_down_masks"] = put(fd, seat, fd[seat] | bit)
-    trick += (play,)
+    trick = trick + (play,)  # not +=, which would extend a forged state's list in place
     f["trick"] = trick
     new_hands = [*hands]  # put() without a call: the hot path
     new_hands[seat] = hand ^ bit
@@ -591,18 +599,23 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     _check_rng(rng)
     if type(state) is not State:
         raise _bad_state(state)
-    phase = state.phase
-    if phase is Phase.DEAL:
-        return rng.choice(_DEALS(state.pool_mask))
-    if phase is Phase.TRUMP:
-        return rng.choice(_TRUMPS(state.pool_mask))
-    if phase is Phase.CHEST:
-        kinds = [i for i, n in enumerate(state.chest_deck) if n]
-        i = rng.choices(kinds, weights=[state.chest_deck[k] for k in kinds])[0]
-        return Action.chest(state.tables.chest_cards[i])
-    if phase is Phase.LEADER:
-        return LEADER[rng.randrange(state.config.players)]
-    raise IllegalActionError(f"no chance decision is pending: {_expected(state)}")
+    try:
+        phase = state.phase
+        if phase is Phase.DEAL:
+            return rng.choice(_DEALS(state.pool_mask))
+        if phase is Phase.TRUMP:
+            return rng.choice(_TRUMPS(state.pool_mask))
+        if phase is Phase.CHEST:
+            kinds = [i for i, n in enumerate(state.chest_deck) if n]
+            i = rng.choices(kinds, weights=[state.chest_deck[k] for k in kinds])[0]
+            return Action.chest(state.tables.chest_cards[i])
+        if phase is Phase.LEADER:
+            return LEADER[rng.randrange(state.config.players)]
+        raise IllegalActionError(f"no chance decision is pending: {_expected(state)}")
+    except ShockError:
+        raise
+    except Exception as exc:  # a corrupt state (an empty pool or chest deck, a wrong field)
+        raise _bad_state(state, exc) from None
 
 
 def resolve_chance(state: State, rng: random.Random) -> State:
@@ -611,7 +624,7 @@ def resolve_chance(state: State, rng: random.Random) -> State:
     _check_rng(rng)
     if type(state) is not State:
         raise _bad_state(state)
-    while _IS_CHANCE[state.phase]:
+    while is_chance(state):  # which turns a corrupt phase into InvalidStateError
         state = apply(state, sample_chance(state, rng))
     return state
 

@@ -14,7 +14,7 @@ from typing import Final, Protocol
 
 import attrs
 
-from .._errors import InvalidStateError
+from .._errors import InvalidArgumentError, InvalidStateError, check_seat, quoted
 from .cards import CARDS, Card, Suit, cards_of
 from .config import GameConfig
 from .edition import ChestCard
@@ -223,15 +223,15 @@ class State:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """Return a seat's hand, in card order."""
-        return cards_of(self.hand_masks[seat])
+        return cards_of(self.hand_masks[check_seat(seat, self.config.players)])
 
     def hand_size(self, seat: int) -> int:
         """Return how many cards a seat holds."""
-        return self.hand_masks[seat].bit_count()
+        return self.hand_masks[check_seat(seat, self.config.players)].bit_count()
 
     def seat_status(self, seat: int) -> Status:
         """Return whether a seat is in the round, withdrawn or shocked."""
-        return self.status[seat]
+        return self.status[check_seat(seat, self.config.players)]
 
     def in_round(self) -> tuple[int, ...]:
         """Return the seats still in the round."""
@@ -240,6 +240,7 @@ class State:
     def poisons(self, seat: int) -> tuple[PoisonCard, ...]:
         """Return the poison number cards in front of a seat, covered or not."""
         ed = self.config.edition
+        seat = check_seat(seat, self.config.players)
         return tuple(
             PoisonCard(c, ed.poison_type(c) or "", bool(self.covered_masks[seat] & c.bit))
             for c in cards_of(self.poison_masks[seat])
@@ -247,10 +248,11 @@ class State:
 
     def potions(self, seat: int) -> tuple[Card, ...]:
         """Return the potion cards in front of a seat (used and stored)."""
-        return cards_of(self.potion_masks[seat])
+        return cards_of(self.potion_masks[check_seat(seat, self.config.players)])
 
     def stored_potions(self, seat: int) -> int:
         """Return how many potions a seat keeps for later (K16)."""
+        seat = check_seat(seat, self.config.players)
         return self.potion_masks[seat].bit_count() - self.covered_masks[seat].bit_count()
 
     def poison_count(self, seat: int, poison: str) -> int:
@@ -261,7 +263,12 @@ class State:
         out of the round is not affected by new poison cards), so for a seat out of the round
         the count is its uncovered poison cards alone (POISON-3).
         """
-        t = self.config.edition.poison_types.index(poison)
+        seat = check_seat(seat, self.config.players)
+        types = self.config.edition.poison_types
+        if type(poison) is not str or poison not in types:
+            raise InvalidArgumentError(
+                f"invalid poison {quoted(poison)}: expected one of {', '.join(types)}")
+        t = types.index(poison)
         mask = self.poison_masks[seat] & ~self.covered_masks[seat] & self.tables.type_masks[t]
         if self.status[seat] is not Status.IN:
             return mask.bit_count()
@@ -276,7 +283,7 @@ class State:
 
     def face_down(self, seat: int) -> tuple[Card, ...]:
         """Return the cards a seat played face down this round (trick or discard pile)."""
-        return cards_of(self.face_down_masks[seat])
+        return cards_of(self.face_down_masks[check_seat(seat, self.config.players)])
 
     @property
     def deck_size(self) -> int:
@@ -289,6 +296,14 @@ class State:
         return sum(self.chest_deck)
 
     def _chest_list(self, counts: tuple[int, ...]) -> tuple[ChestCard, ...]:
+        # Each count is at most the chest deck's own (a corrupt state could ask for 10**12
+        # cards, and views list these).
+        full = self.tables.chest_counts
+        if len(counts) != len(full) or not all(
+                type(n) is int and 0 <= n <= m for n, m in zip(counts, full, strict=True)):
+            raise InvalidStateError(
+                f"invalid state: chest counts {quoted(counts)} do not fit the chest deck"
+                f" {quoted(full)}")
         return tuple(
             c for c, n in zip(self.tables.chest_cards, counts, strict=True) for _ in range(n)
         )

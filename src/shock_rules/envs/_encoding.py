@@ -86,6 +86,7 @@ from .._errors import (
     InvalidArgumentError,
     InvalidStateError,
     ShockError,
+    guards,
     quoted,
 )
 from .._info.view import PlayerView
@@ -223,6 +224,7 @@ def observation_size(config: GameConfig) -> int:
     return layout(config)[-1].stop
 
 
+@guards("view")
 def encode(view: PlayerView) -> list[float]:
     """Return the fixed-size vector of a seat's view (layout in the module docstring).
 

@@ -163,7 +163,7 @@ class Table:
     def _check_seat(self, seat: int | None) -> None:
         n = self._state.config.players
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
-            raise BadSeatError(f"invalid seat {seat!r}: expected 0-{n - 1}")
+            raise BadSeatError(f"invalid seat {quoted(seat)}: expected 0-{n - 1}")
 
     # -- what a seat may see -------------------------------------------------------------------
 

@@ -1,0 +1,196 @@
+"""States and views of the right class whose fields hold what no step makes (``attrs.evolve``
+with a wrong value, an object built by hand): every public function that reads one raises
+:class:`~shock_rules.InvalidStateError`, in both builds alike. None hangs, none builds an
+unbounded list, none changes its input, and the accessors refuse a seat the game lacks."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import attrs
+import pytest
+
+import shock_rules as sr
+from shock_rules import InvalidArgumentError, InvalidStateError, check_state, simulation
+from shock_rules.protocol import BadSeatError, Table
+
+_T = TypeVar("_T")
+
+
+def forge(obj: _T, **changes: object) -> _T:
+    """Return ``attrs.evolve(obj, **changes)``: values of any type, the point of these tests."""
+    evolve: Any = attrs.evolve
+    return cast(_T, evolve(obj, **changes))
+
+
+HANDS = ["2H 3H 4H 5H 6H 7H 8H 9H 10H", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
+         "2C 3C 4C 5C 6C 7C 8C 9C 10C"]
+START = sr.deal_hands(sr.new_game(sr.GameConfig(players=3, first_leader=0)), HANDS, trump="2D")
+#: Seat 2 to play, seat 1 withdrawn.
+PLAY = sr.apply_all(START, "play 10H; withdraw 2S")
+#: Seat 0 won the trick: a chest card is revealed next.
+CHEST = sr.apply_all(START, "play 10H; play 2S; play 2C")
+#: Seat 0 won two potions and two poisons: it chooses which poison card a potion covers.
+COVER = sr.apply_all(START, "play 7H; play 7S; play 5C")
+
+
+def _choice_state() -> sr.State:
+    """A state where the chest's revealer chooses whether to reveal another card."""
+    for kind in (c for c, n in zip(CHEST.tables.chest_cards, CHEST.chest_deck, strict=True)
+                 if n):
+        s = sr.apply(CHEST, sr.Action.chest(kind))
+        if s.phase is sr.Phase.CHEST_CHOICE:
+            return s
+    raise AssertionError("no chest card leads to the choice")
+
+
+def test_the_fixtures_are_in_the_phases_the_cases_need() -> None:
+    assert PLAY.phase is sr.Phase.PLAY and PLAY.actor == 2
+    assert CHEST.phase is sr.Phase.CHEST
+    assert COVER.phase is sr.Phase.COVER
+    assert _choice_state().phase is sr.Phase.CHEST_CHOICE
+
+
+@pytest.mark.parametrize("make", [
+    # Statuses equal to Status.IN but not the member: the next leader was searched for ever.
+    lambda: sr.apply(forge(COVER, status=(0, 0, 0)), sr.legal_actions(COVER)[0]),
+    lambda: sr.apply(forge(_choice_state(), status=(False, False, False)),
+                     sr.Action.parse("stop")),
+], ids=["cover", "stop"])
+def test_statuses_that_are_no_status_are_refused_not_looped_on(
+        make: Callable[[], object]) -> None:
+    with pytest.raises(InvalidStateError, match="no seat in the round to lead"):
+        make()
+
+
+@pytest.mark.parametrize("field", ["chest_deck", "chest_centre", "chest_discard"])
+@pytest.mark.parametrize("count", [10**12, 1 << 200, 7, -1])
+def test_a_chest_count_past_the_chest_deck_is_refused_before_it_is_listed(
+        field: str, count: int) -> None:
+    forged = forge(PLAY, **{field: (count, *getattr(PLAY, field)[1:])})
+    for read in (lambda: sr.spectator_view(forged), lambda: sr.view(forged, 2),
+                 lambda: getattr(forged, field + "_cards")):
+        with pytest.raises(InvalidStateError, match="do not fit the chest deck"):
+            read()
+
+
+def _forged_state_calls() -> dict[str, Callable[[], object]]:
+    rng = random.Random(0)
+    return {
+        "view, no hands": lambda: sr.view(forge(PLAY, hand_masks=()), 0),
+        "spectator_view, no trick": lambda: sr.spectator_view(forge(PLAY, trick=None)),
+        "to_json, no leader": lambda: sr.to_json(forge(PLAY, leader=None)),
+        "to_json, float hands": lambda: sr.to_json(
+            forge(PLAY, hand_masks=tuple(float(m) for m in PLAY.hand_masks))),
+        "to_json, a supply too long to write": lambda: sr.to_json(
+            forge(PLAY, supply=10**5000)),
+        "format_position, no statuses": lambda: sr.format_position(
+            forge(PLAY, status=())),
+        "winners, no scores": lambda: sr.winners(forge(PLAY, in_bag=())),
+        "winners, scores in a list": lambda: sr.winners(forge(PLAY, in_bag=[0, 0, 0])),
+        "scores in a list": lambda: sr.scores(forge(PLAY, in_bag=[0, 0, 0])),
+        "scores, a bool": lambda: sr.scores(forge(PLAY, in_bag=(0, True, 0))),
+        "sample_chance, no chest deck": lambda: sr.sample_chance(
+            forge(CHEST, chest_deck=()), rng),
+        "resolve_chance, no phase": lambda: sr.resolve_chance(
+            forge(CHEST, phase=None), rng),
+        "current_player, a bool actor": lambda: sr.current_player(
+            forge(PLAY, actor=True)),
+        "current_player, no actor": lambda: sr.current_player(forge(PLAY, actor=None)),
+        "current_player, seat 9": lambda: sr.current_player(forge(PLAY, actor=9)),
+        "apply, the trick a list": lambda: sr.apply(
+            forge(PLAY, trick=list(PLAY.trick)), sr.legal_actions(PLAY)[0]),
+    }
+
+
+@pytest.mark.parametrize("name", list(_forged_state_calls()))
+def test_a_forged_state_gets_an_invalid_state_error(name: str) -> None:
+    with pytest.raises(InvalidStateError, match="invalid state"):
+        _forged_state_calls()[name]()
+
+
+def test_apply_leaves_a_forged_list_as_it_was() -> None:
+    trick = list(PLAY.trick)
+    with pytest.raises(InvalidStateError):
+        sr.apply(forge(PLAY, trick=trick), sr.legal_actions(PLAY)[0])
+    assert trick == list(PLAY.trick)
+
+
+def test_check_state_refuses_tables_that_only_claim_to_be_equal() -> None:
+    class Equal:
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = object.__hash__
+
+    with pytest.raises(InvalidStateError, match="tables do not match"):
+        check_state(forge(PLAY, tables=Equal()))
+
+
+VIEW = sr.view(PLAY, 2)
+
+
+def _forged_view_calls() -> dict[str, Callable[[], object]]:
+    rng = random.Random(0)
+    return {
+        "heuristic, no round": lambda: sr.HeuristicBot().choose(
+            forge(VIEW, round=None), rng),
+        "heuristic, no deck size": lambda: sr.HeuristicBot().choose(
+            forge(VIEW, deck_size=None), rng),
+        "heuristic, a text of actions": lambda: sr.HeuristicBot().choose(
+            forge(VIEW, legal_actions="x"), rng),
+        "random, a text of actions": lambda: sr.RandomBot().choose(
+            forge(VIEW, legal_actions="x"), rng),
+        "random, a bool of actions": lambda: sr.RandomBot().choose(
+            forge(VIEW, legal_actions=True), rng),
+        "mcts, a list of actions": lambda: sr.MCTSBot(iterations=5).choose(
+            forge(VIEW, legal_actions=list(VIEW.legal_actions)), rng),
+        "mcts, a bool seat": lambda: sr.MCTSBot(iterations=5).choose(
+            forge(VIEW, round=True), rng),
+        "to_json, a supply too long to write": lambda: sr.to_json(forge(VIEW, supply=10**5000)),
+        "chest_odds, no config": lambda: sr.chest_odds(forge(VIEW, config=None)),
+        "unseen, no hand": lambda: forge(VIEW, hand=None).unseen,
+        "lead_seat, no seats": lambda: forge(VIEW, seats=None).lead_seat,
+    }
+
+
+@pytest.mark.parametrize("name", list(_forged_view_calls()))
+def test_a_forged_view_gets_an_invalid_state_error(name: str) -> None:
+    with pytest.raises(InvalidStateError, match="invalid view"):
+        _forged_view_calls()[name]()
+
+
+def test_the_bots_still_decide_on_a_true_view() -> None:
+    rng = random.Random(0)
+    for bot in (sr.RandomBot(), sr.HeuristicBot(), sr.MCTSBot(iterations=5)):
+        assert bot.choose(VIEW, rng) in VIEW.legal_actions
+
+
+@pytest.mark.parametrize("seat", [3, -1, True, None, 1.0, 10**30, "0"])
+def test_the_accessors_refuse_a_seat_the_game_lacks(seat: object) -> None:
+    reads: list[Callable[[object], object]] = [
+        PLAY.hand, PLAY.hand_size, PLAY.seat_status, PLAY.poisons, PLAY.potions,  # type: ignore[list-item]
+        PLAY.stored_potions, PLAY.face_down, VIEW.status, VIEW.hand_size, VIEW.poisons,  # type: ignore[list-item]
+        lambda s: PLAY.poison_count(s, "bee"),  # type: ignore[arg-type]
+    ]
+    for read in reads:
+        with pytest.raises(InvalidArgumentError, match="invalid seat"):
+            read(seat)
+    # A seat of the game is read as before.
+    assert PLAY.hand_size(2) == VIEW.hand_size(2) == len(PLAY.hand(2))
+
+
+def test_an_unknown_poison_type_is_refused() -> None:
+    with pytest.raises(InvalidArgumentError, match="invalid poison 'nope': expected one of"):
+        PLAY.poison_count(0, "nope")
+    assert PLAY.poison_count(0, "bee") == 0
+
+
+def test_a_seat_or_a_seed_too_large_to_print_gets_its_error() -> None:
+    with pytest.raises(BadSeatError, match="invalid seat <int too large to show>"):
+        Table(sr.GameConfig(players=3)).view(10**5000)
+    with pytest.raises(InvalidArgumentError, match="at most 100 digits"):
+        simulation.run_simulation(sr.GameConfig(players=3), ["random"], 1, 10**5000)
+    assert simulation.game_seed(-(10**99), 0).endswith(f"{-(10**99)}:0")
