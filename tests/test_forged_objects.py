@@ -94,6 +94,10 @@ def _forged_state_calls() -> dict[str, Callable[[], object]]:
         "scores, a bool": lambda: sr.scores(forge(PLAY, in_bag=(0, True, 0))),
         "sample_chance, no chest deck": lambda: sr.sample_chance(
             forge(CHEST, chest_deck=()), rng),
+        "sample_chance, the chest deck a list": lambda: sr.sample_chance(
+            forge(CHEST, chest_deck=list(CHEST.chest_deck)), rng),
+        "sample_chance, no chance and the statuses a list": lambda: sr.sample_chance(
+            forge(PLAY, status=list(PLAY.status)), rng),
         "resolve_chance, no phase": lambda: sr.resolve_chance(
             forge(CHEST, phase=None), rng),
         "current_player, a bool actor": lambda: sr.current_player(

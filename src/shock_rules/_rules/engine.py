@@ -319,8 +319,11 @@ def _illegal(action: Action, seat: int | None, reason: str) -> IllegalActionErro
 def _expected(state: State) -> str:
     phase = state.phase
     seat = state.actor
+    status = state.status
+    if type(status) is not tuple:  # as the compiled build reads it (a forged state's list)
+        raise TypeError(f"status {quoted(status)} is no tuple")
     if phase is Phase.PLAY:
-        if state.status[seat] is _IN:
+        if status[seat] is _IN:
             return f"seat {seat} must play a card face up or withdraw"
         return f"seat {seat} is out of the round and must play a card face down ('down <card>')"
     return {
@@ -606,8 +609,11 @@ def sample_chance(state: State, rng: random.Random) -> Action:
         if phase is Phase.TRUMP:
             return rng.choice(_TRUMPS(state.pool_mask))
         if phase is Phase.CHEST:
-            kinds = [i for i, n in enumerate(state.chest_deck) if n]
-            i = rng.choices(kinds, weights=[state.chest_deck[k] for k in kinds])[0]
+            deck = state.chest_deck
+            if type(deck) is not tuple:  # as the compiled build reads it (a forged list)
+                raise TypeError(f"chest_deck {quoted(deck)} is no tuple")
+            kinds = [i for i, n in enumerate(deck) if n]
+            i = rng.choices(kinds, weights=[deck[k] for k in kinds])[0]
             return Action.chest(state.tables.chest_cards[i])
         if phase is Phase.LEADER:
             return LEADER[rng.randrange(state.config.players)]
