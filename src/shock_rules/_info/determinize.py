@@ -30,7 +30,7 @@ from typing import Final
 
 import attrs
 
-from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
+from .._errors import InvalidArgumentError, InvalidStateError, ShockError, corrupt, quoted
 from .._rules import events as _events
 from .._rules.bits import iter_bits
 from .._rules.cards import CARDS, Card, mask_of
@@ -236,18 +236,23 @@ _TRICK_INTS: Final[tuple[str, ...]] = ("seat", "gems")
 def check_view_ints(view: PlayerView) -> None:
     """Raise :class:`InvalidStateError` unless the view's integer fields hold integers (a
     bool is not one: the pure build's state check refuses it, and the compiled build would
-    read ``True`` as 1, see ``raw_field``)."""
-    checks: list[tuple[object, tuple[str, ...]]] = [(view, _VIEW_INTS)]
-    checks += [(s, _SEAT_INTS) for s in view.seats]
-    checks += [(p, _TRICK_INTS) for p in view.trick]
-    if view.seat is not None:
-        checks.append((view, ("seat",)))
-    for obj, names in checks:
-        for name in names:
-            value = raw_field(obj, name)
-            if type(value) is not int:
-                raise InvalidStateError(
-                    f"invalid view: its {name} must be an integer, not {quoted(value)}")
+    read ``True`` as 1, see ``raw_field``); the bots call it too."""
+    try:
+        checks: list[tuple[object, tuple[str, ...]]] = [(view, _VIEW_INTS)]
+        checks += [(s, _SEAT_INTS) for s in view.seats]
+        checks += [(p, _TRICK_INTS) for p in view.trick]
+        if view.seat is not None:
+            checks.append((view, ("seat",)))
+        for obj, names in checks:
+            for name in names:
+                value = raw_field(obj, name)
+                if type(value) is not int:
+                    raise InvalidStateError(
+                        f"invalid view: its {name} must be an integer, not {quoted(value)}")
+    except ShockError:
+        raise
+    except Exception as exc:  # seats or a trick that are no tuple of seats or cards
+        raise corrupt("view", exc) from None
 
 
 def _event_fields() -> dict[type[Event], tuple[tuple[str, str], ...]]:

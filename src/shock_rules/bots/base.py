@@ -10,7 +10,14 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from .._errors import ConfigError, InvalidArgumentError, InvalidStateError, check_number, quoted
+from .._errors import (
+    ConfigError,
+    InvalidArgumentError,
+    InvalidStateError,
+    check_number,
+    corrupt,
+    quoted,
+)
 from .._info.determinize import check_view_ints
 from .._info.view import PlayerView, view
 from .._rules.actions import Action, ActionKind
@@ -37,7 +44,11 @@ def check_choice(view: object, rng: object) -> PlayerView:
     if type(legal) is not tuple or not all(type(a) is Action for a in legal):
         raise InvalidStateError(
             f"invalid view: its legal_actions must be a tuple of actions, not {quoted(legal)}")
-    if not view.my_turn or not legal:
+    try:
+        my_turn = view.my_turn
+    except Exception as exc:  # a phase or seat of no hashable kind
+        raise corrupt("view", exc) from None
+    if not my_turn or not legal:
         raise InvalidArgumentError("the view has no legal actions: it is not this seat's turn")
     return view
 
