@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import attrs
 
-from .._errors import InvalidArgumentError, ShockError, check_seat, corrupt, guards, quoted
+from .._errors import check_seat, guards
 from .._rules.actions import Action
 from .._rules.cards import CARDS, Card, Suit, cards_of
 from .._rules.config import GameConfig
@@ -350,6 +350,7 @@ def _view(state: State, seat: int | None) -> PlayerView:
     )
 
 
+@guards("state")
 def view(state: State, seat: int) -> PlayerView:
     """Return what ``seat`` knows of ``state``: the public facts (K34), its own hand and
     face-down cards, its legal actions when it must decide, and the last step's events with
@@ -359,24 +360,12 @@ def view(state: State, seat: int) -> PlayerView:
     seat of the game, :class:`~shock_rules.InvalidStateError` if ``state`` is not a state.
     """
     expect_state(state)
-    try:
-        n = state.config.players
-        if type(seat) is not int or not 0 <= seat < n:
-            raise InvalidArgumentError(f"invalid seat {quoted(seat)}: expected 0-{n - 1}")
-        return _view(state, seat)
-    except ShockError:
-        raise
-    except Exception as exc:  # a corrupt state: a field of the wrong kind
-        raise corrupt("state", exc) from None
+    return _view(state, check_seat(seat, state.config.players))
 
 
+@guards("state")
 def spectator_view(state: State) -> PlayerView:
     """Return what a spectator knows of ``state``: only the public facts (K34); no hand, no
     face-down card's identity, no legal actions."""
     expect_state(state)
-    try:
-        return _view(state, None)
-    except ShockError:
-        raise
-    except Exception as exc:  # a corrupt state: a field of the wrong kind
-        raise corrupt("state", exc) from None
+    return _view(state, None)

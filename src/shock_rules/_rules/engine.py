@@ -209,10 +209,10 @@ def scores(state: State) -> tuple[int, ...]:
     """Return each seat's score: the value of the gems in its bag (K28)."""
     if type(state) is not State:
         raise _bad_state(state)
-    scores = state.__dict__["in_bag"]  # as stored (the compiled build checks it is a tuple)
-    if type(scores) is not tuple or not all(type(v) is int for v in scores):
-        raise _bad_state(state, ValueError(f"in_bag {quoted(scores)} is no tuple of integers"))
-    return scores
+    in_bag = state.__dict__["in_bag"]  # as stored (the compiled build checks it is a tuple)
+    if type(in_bag) is not tuple or not all(type(v) is int for v in in_bag):
+        raise _bad_state(state, ValueError(f"in_bag {quoted(in_bag)} is no tuple of integers"))
+    return in_bag
 
 
 def winners(state: State) -> frozenset[int]:
