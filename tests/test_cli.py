@@ -256,6 +256,8 @@ def test_replay_of_a_malformed_or_missing_record(
     (["play", "--players", "3", "--bots", "random,random,random"], "3 bots for 2 other seats"),
     (["simulate", "--games", "0"], "--games must be a positive integer"),
     (["simulate", "--jobs", "x"], "--jobs must be a positive integer"),
+    (["simulate", "--seed", "1" * 101], "seed must be an integer of at most 100 digits"),
+    (["simulate", "--seed", "1.5"], "seed must be an integer of at most 100 digits, not '1.5'"),
     (["simulate", "--variant", "fancy"], "unknown variant 'fancy'"),
     (["simulate", "--players", "3", "--bots", "random,random,random,random"], "4 bots for 3"),
     (["simulate", "--bots", "mcts:0"], "the budget of mcts (its iterations per decision) must "

@@ -206,9 +206,11 @@ def variant_arg(text: str) -> Variant:
 
 
 def seed_arg(text: str) -> int:
-    """Return a random seed (an integer written in ASCII digits, maybe signed)."""
-    if not re.fullmatch(r"[+-]?[0-9]+", text.strip()) or len(text) > 100:
-        raise argparse.ArgumentTypeError(f"seed must be an integer, not {quote(text)}")
+    """Return a random seed (an integer of at most 100 ASCII digits, maybe signed: the limit
+    of :func:`shock_rules.simulation.run_simulation`)."""
+    if not re.fullmatch(r"[+-]?[0-9]{1,100}", text.strip()):
+        raise argparse.ArgumentTypeError(
+            f"seed must be an integer of at most 100 digits, not {quote(text)}")
     return int(text)
 
 
