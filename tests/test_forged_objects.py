@@ -198,3 +198,36 @@ def test_a_seat_or_a_seed_too_large_to_print_gets_its_error() -> None:
     with pytest.raises(InvalidArgumentError, match="at most 100 digits"):
         simulation.run_simulation(sr.GameConfig(players=3), ["random"], 1, 10**5000)
     assert simulation.game_seed(-(10**99), 0).endswith(f"{-(10**99)}:0")
+
+
+@pytest.mark.parametrize(("change", "reads"), [
+    ({"trick": None}, ["lead_suit", "lead_seat", "trick_gems"]),
+    ({"trump_index": 99}, ["trump", "trump_suit"]),
+    ({"config": None}, ["players"]),
+    ({"chest_deck": None}, ["chest_deck_size", "chest_deck_cards"]),
+    ({"discard_mask": 1.5}, ["discard"]),
+    ({"pool_mask": None}, ["deck_size"]),
+])
+def test_the_properties_of_a_forged_state_raise_invalid_state_error(
+        change: dict[str, object], reads: list[str]) -> None:
+    forged = forge(PLAY, **change)
+    for name in reads:
+        with pytest.raises(InvalidStateError, match="invalid state: the state is corrupt"):
+            getattr(forged, name)
+        getattr(PLAY, name)  # the true state reads
+
+
+@pytest.mark.parametrize(("change", "reads"), [
+    ({"config": None}, ["players"]),
+    ({"trump": "7H"}, ["trump_suit"]),
+    ({"trick": None}, ["lead_suit", "trick_gems"]),
+    ({"chest_deck": None}, ["chest_deck_size"]),
+    ({"phase": [3]}, ["to_move", "is_chance", "your_turn", "my_turn", "to_act"]),
+])
+def test_the_properties_of_a_forged_view_raise_invalid_state_error(
+        change: dict[str, object], reads: list[str]) -> None:
+    forged = forge(VIEW, **change)
+    for name in reads:
+        with pytest.raises(InvalidStateError, match="invalid view: the view is corrupt"):
+            getattr(forged, name)
+        getattr(VIEW, name)

@@ -168,11 +168,13 @@ class PlayerView:
     # -- readable accessors --------------------------------------------------------------------
 
     @property
+    @guards("view")
     def players(self) -> int:
         """The number of seats."""
         return self.config.players
 
     @property
+    @guards("view")
     def to_move(self) -> int | None:
         """The seat that must decide now, or ``None`` at a chance decision or the game's end."""
         if self.phase in CHANCE_PHASES or self.phase is Phase.OVER:
@@ -180,6 +182,7 @@ class PlayerView:
         return self.actor
 
     @property
+    @guards("view")
     def is_chance(self) -> bool:
         """Whether chance acts next (K6)."""
         return self.phase in CHANCE_PHASES
@@ -190,27 +193,32 @@ class PlayerView:
         return self.phase is Phase.OVER
 
     @property
+    @guards("view")
     def to_act(self) -> int | None:
         """The seat that must decide now, or ``None`` at a chance decision or the game's end
         (while dealing, :attr:`actor` is the seat receiving the next card: chance acts)."""
         return self.to_move
 
     @property
+    @guards("view")
     def your_turn(self) -> bool:
         """Whether the viewer must decide now."""
         return self.seat is not None and self.to_move == self.seat
 
     @property
+    @guards("view")
     def my_turn(self) -> bool:
         """Whether the viewer must decide now (the same as :attr:`your_turn`)."""
         return self.your_turn
 
     @property
+    @guards("view")
     def trump_suit(self) -> Suit | None:
         """The trump suit, or ``None`` before the trump card is revealed."""
         return self.trump.suit if self.trump is not None else None
 
     @property
+    @guards("view")
     def lead_suit(self) -> Suit | None:
         """The suit of the first face-up card of the current trick, if any (K8)."""
         for p in self.trick:
@@ -227,28 +235,34 @@ class PlayerView:
             self.phase, self.leader, self.trick, tuple(s.status for s in self.seats)
         )
 
+    @guards("view")
     def status(self, seat: int) -> Status:
         """Return whether a seat is in the round, withdrawn or shocked."""
         return self.seats[check_seat(seat, self.config.players)].status
 
+    @guards("view")
     def hand_size(self, seat: int) -> int:
         """Return how many cards a seat holds."""
         return self.seats[check_seat(seat, self.config.players)].hand_size
 
+    @guards("view")
     def in_round(self) -> tuple[int, ...]:
         """Return the seats still in the round."""
         return tuple(s.seat for s in self.seats if s.status is Status.IN)
 
+    @guards("view")
     def poisons(self, seat: int) -> tuple[PoisonCard, ...]:
         """Return the poison number cards in front of a seat."""
         return self.seats[check_seat(seat, self.config.players)].poisons
 
     @property
+    @guards("view")
     def chest_deck_size(self) -> int:
         """The number of cards in the chest deck."""
         return len(self.chest_deck)
 
     @property
+    @guards("view")
     def trick_gems(self) -> int:
         """The gems on the cards of the current trick."""
         return sum(p.gems for p in self.trick)
@@ -315,7 +329,7 @@ def _view(state: State, seat: int | None) -> PlayerView:
             on_bag=state.on_bag[i],
             in_bag=state.in_bag[i],
             poisons=state.poisons(i),
-            potions=state.potions(i),
+            potions=cards_of(state.potion_masks[i]),
             void_suits=tuple(s for s in Suit if state.void_suits[i] >> s & 1),
         )
         for i in range(n)
@@ -342,8 +356,8 @@ def _view(state: State, seat: int | None) -> PlayerView:
         chest_discard=state.chest_discard_cards,
         chest_centre=state.chest_centre_cards,
         revealed=state.revealed,
-        hand=state.hand(seat) if seat is not None else (),
-        own_face_down=state.face_down(seat) if seat is not None else (),
+        hand=cards_of(state.hand_masks[seat]) if seat is not None else (),
+        own_face_down=cards_of(state.face_down_masks[seat]) if seat is not None else (),
         legal_actions=legal_actions(state) if mine else (),
         events=tuple(_public_event(e, seat) for e in state.events),
         step=state.step,

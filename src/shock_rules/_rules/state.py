@@ -14,7 +14,7 @@ from typing import Final, Protocol
 
 import attrs
 
-from .._errors import InvalidArgumentError, InvalidStateError, check_seat, quoted
+from .._errors import InvalidArgumentError, InvalidStateError, check_seat, guards, quoted
 from .cards import CARDS, Card, Suit, cards_of
 from .config import GameConfig
 from .edition import ChestCard
@@ -187,21 +187,25 @@ class State:
     # -- readable accessors --------------------------------------------------------------------
 
     @property
+    @guards("state")
     def players(self) -> int:
         """The number of seats."""
         return self.config.players
 
     @property
+    @guards("state")
     def trump(self) -> Card | None:
         """The trump card, or ``None`` before it is revealed."""
         return CARDS[self.trump_index] if self.trump_index >= 0 else None
 
     @property
+    @guards("state")
     def trump_suit(self) -> Suit | None:
         """The trump suit, or ``None`` before the trump card is revealed."""
         return CARDS[self.trump_index].suit if self.trump_index >= 0 else None
 
     @property
+    @guards("state")
     def lead_suit(self) -> Suit | None:
         """The suit of the first face-up card of the current trick, if any (K8)."""
         for p in self.trick:
@@ -210,6 +214,7 @@ class State:
         return None
 
     @property
+    @guards("state")
     def lead_seat(self) -> int:
         """The leader of the current trick in the rulebook's sense, or -1 outside a trick.
 
@@ -221,22 +226,27 @@ class State:
         """
         return _lead_seat(self.phase, self.leader, self.trick, self.status)
 
+    @guards("state")
     def hand(self, seat: int) -> tuple[Card, ...]:
         """Return a seat's hand, in card order."""
         return cards_of(self.hand_masks[check_seat(seat, self.config.players)])
 
+    @guards("state")
     def hand_size(self, seat: int) -> int:
         """Return how many cards a seat holds."""
         return self.hand_masks[check_seat(seat, self.config.players)].bit_count()
 
+    @guards("state")
     def seat_status(self, seat: int) -> Status:
         """Return whether a seat is in the round, withdrawn or shocked."""
         return self.status[check_seat(seat, self.config.players)]
 
+    @guards("state")
     def in_round(self) -> tuple[int, ...]:
         """Return the seats still in the round."""
         return tuple(i for i, s in enumerate(self.status) if s is Status.IN)
 
+    @guards("state")
     def poisons(self, seat: int) -> tuple[PoisonCard, ...]:
         """Return the poison number cards in front of a seat, covered or not."""
         ed = self.config.edition
@@ -246,15 +256,18 @@ class State:
             for c in cards_of(self.poison_masks[seat])
         )
 
+    @guards("state")
     def potions(self, seat: int) -> tuple[Card, ...]:
         """Return the potion cards in front of a seat (used and stored)."""
         return cards_of(self.potion_masks[check_seat(seat, self.config.players)])
 
+    @guards("state")
     def stored_potions(self, seat: int) -> int:
         """Return how many potions a seat keeps for later (K16)."""
         seat = check_seat(seat, self.config.players)
         return self.potion_masks[seat].bit_count() - self.covered_masks[seat].bit_count()
 
+    @guards("state")
     def poison_count(self, seat: int, poison: str) -> int:
         """Return a seat's count of a poison type (K15): its uncovered poison cards of the
         type plus the chest poison cards of the type in the centre.
@@ -277,20 +290,24 @@ class State:
         )
 
     @property
+    @guards("state")
     def discard(self) -> tuple[Card, ...]:
         """Return the number-card discard pile (face-up and face-down cards)."""
         return cards_of(self.discard_mask)
 
+    @guards("state")
     def face_down(self, seat: int) -> tuple[Card, ...]:
         """Return the cards a seat played face down this round (trick or discard pile)."""
         return cards_of(self.face_down_masks[check_seat(seat, self.config.players)])
 
     @property
+    @guards("state")
     def deck_size(self) -> int:
         """The number of cards in the dungeon deck."""
         return self.pool_mask.bit_count()
 
     @property
+    @guards("state")
     def chest_deck_size(self) -> int:
         """The number of cards in the chest deck."""
         return sum(self.chest_deck)
@@ -309,21 +326,25 @@ class State:
         )
 
     @property
+    @guards("state")
     def chest_centre_cards(self) -> tuple[ChestCard, ...]:
         """The chest poison cards in the centre of the table."""
         return self._chest_list(self.chest_centre)
 
     @property
+    @guards("state")
     def chest_discard_cards(self) -> tuple[ChestCard, ...]:
         """The chest gem cards in the chest discard pile."""
         return self._chest_list(self.chest_discard)
 
     @property
+    @guards("state")
     def chest_deck_cards(self) -> tuple[ChestCard, ...]:
         """The chest cards still in the chest deck (public: K34)."""
         return self._chest_list(self.chest_deck)
 
     @property
+    @guards("state")
     def trick_gems(self) -> int:
         """The gems on the cards of the current trick."""
         return sum(p.gems for p in self.trick)
