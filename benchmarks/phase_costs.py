@@ -6,7 +6,11 @@ step and times, separately, ``apply`` and the call that lists the next choices
 (``chance_outcomes`` at a chance decision, ``legal_actions`` at a player's), grouped by the
 phase the step starts in. A card played into a trick is split into ``PLAY`` (mid-trick) and
 ``PLAY-last`` (the card that completes the trick, whose step resolves it). ``tests`` is one
-``is_chance`` and one ``is_terminal`` per step, as a driver loop calls them.
+``is_chance`` and one ``is_terminal`` per step, as a driver loop calls them. ``driver`` is the
+loop's own work on what the engine returned, as ``../shared/bench/vs_openspiel.py`` does it (at a
+chance decision: the list of actions, the ``float`` of each probability and ``random.choices``;
+at a player's: ``random.choice``): no engine change makes it cheaper except fewer outcomes, and
+OpenSpiel's side of that benchmark pays it too.
 
     python benchmarks/playouts.py            # the whole loop's speed
     python benchmarks/phase_costs.py [--games 300] [--repeat 5] [--players 4]
@@ -62,6 +66,8 @@ def replay(games: list[list[tuple[sr.State, sr.Action]]]) -> dict[str, int]:
     apply, legal_actions, chance_outcomes = sr.apply, sr.legal_actions, sr.chance_outcomes
     is_chance, is_terminal = sr.is_chance, sr.is_terminal
     clock = time.perf_counter_ns
+    rng = random.Random(0)
+    choice, choices = rng.choice, rng.choices
     spent: dict[str, int] = defaultdict(int)
     for steps in games:
         for state, action in steps:
@@ -69,17 +75,24 @@ def replay(games: list[list[tuple[sr.State, sr.Action]]]) -> dict[str, int]:
             t0 = clock()
             apply(state, action)
             t1 = clock()
-            if is_chance(state):
-                chance_outcomes(state)
+            chance = is_chance(state)
+            if chance:
+                outcomes = chance_outcomes(state)
             else:
-                legal_actions(state)
+                legal = legal_actions(state)
             t2 = clock()
             is_chance(state)
             is_terminal(state)
             t3 = clock()
+            if chance:
+                choices([a for a, _ in outcomes], [float(p) for _, p in outcomes])
+            else:
+                choice(legal)
+            t4 = clock()
             spent[key + " apply"] += t1 - t0
             spent[key + " list"] += t2 - t1
             spent["tests"] += t3 - t2
+            spent["driver"] += t4 - t3
     return spent
 
 
@@ -114,12 +127,14 @@ def main() -> int:
     print("| step | calls/game | us/call (median) | us/game (median) |")
     print("|---|---:|---:|---:|")
     for key in sorted(runs[0]):
-        calls = counts[key.split()[0]] if key != "tests" else steps_total
+        calls = counts[key.split()[0]] if key not in ("tests", "driver") else steps_total
         total = statistics.median(r[key] for r in runs)
         print(f"| {key} | {calls / n:.1f} | {total / calls / 1000:.2f} | {total / n / 1000:.1f} |")
     totals = [sum(r.values()) / n / 1000 for r in runs]
+    engine = [(sum(r.values()) - r["driver"]) / n / 1000 for r in runs]
     print(f"total us/game: {statistics.median(totals):.0f} "
-          f"({min(totals):.0f}-{max(totals):.0f}); clock: {clock_cost() / 1000:.2f} us per reading")
+          f"({min(totals):.0f}-{max(totals):.0f}); engine alone: {statistics.median(engine):.0f} "
+          f"({min(engine):.0f}-{max(engine):.0f}); clock: {clock_cost() / 1000:.2f} us per reading")
     return 0
 
 
