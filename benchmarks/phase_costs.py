@@ -9,8 +9,8 @@ phase the step starts in. A card played into a trick is split into ``PLAY`` (mid
 ``is_chance`` and one ``is_terminal`` per step, as a driver loop calls them. ``driver`` is the
 loop's own work on what the engine returned, as ``../shared/bench/vs_openspiel.py`` does it (at a
 chance decision: the list of actions, the ``float`` of each probability and ``random.choices``;
-at a player's: ``random.choice``): no engine change makes it cheaper except fewer outcomes, and
-OpenSpiel's side of that benchmark pays it too.
+at a player's: ``random.choice``). The engine can make it cheaper only by a cheaper ``float()``
+of its probabilities, and OpenSpiel's side of that benchmark pays the rest of it too.
 
     python benchmarks/playouts.py            # the whole loop's speed
     python benchmarks/phase_costs.py [--games 300] [--repeat 5] [--players 4]
