@@ -28,6 +28,19 @@ def forge(obj: _T, **changes: object) -> _T:
 HANDS = ["2H 3H 4H 5H 6H 7H 8H 9H 10H", "2S 3S 4S 5S 6S 7S 8S 9S 10S",
          "2C 3C 4C 5C 6C 7C 8C 9C 10C"]
 START = sr.deal_hands(sr.new_game(sr.GameConfig(players=3, first_leader=0)), HANDS, trump="2D")
+#: Chance deals the first card of the game.
+DEAL = sr.new_game(sr.GameConfig(players=3, first_leader=0))
+
+
+def _trump_state() -> sr.State:
+    """A state where chance reveals the trump card."""
+    s, rng = DEAL, random.Random(0)
+    while s.phase is not sr.Phase.TRUMP:
+        s = sr.apply(s, sr.sample_chance(s, rng))
+    return s
+
+
+TRUMP = _trump_state()
 #: Seat 2 to play, seat 1 withdrawn.
 PLAY = sr.apply_all(START, "play 10H; withdraw 2S")
 #: Seat 0 won the trick: a chest card is revealed next.
@@ -104,6 +117,34 @@ def _forged_state_calls() -> dict[str, Callable[[], object]]:
             forge(PLAY, actor=True)),
         "current_player, no actor": lambda: sr.current_player(forge(PLAY, actor=None)),
         "current_player, seat 9": lambda: sr.current_player(forge(PLAY, actor=9)),
+        # The pool is read as a mask: a negative or empty one must not give outcomes that
+        # do not sum to 1 (a negative mask's bits would pick cards of the wrong count).
+        **{f"{name}, pool_mask {pool}": call
+           for pool in (0, -5, -(1 << 43), 1 << 50)
+           for name, call in (
+               ("chance_outcomes", lambda pool=pool: sr.chance_outcomes(
+                   forge(DEAL, pool_mask=pool))),
+               ("sample_chance", lambda pool=pool: sr.sample_chance(
+                   forge(DEAL, pool_mask=pool), rng)),
+               ("legal_actions", lambda pool=pool: sr.legal_actions(
+                   forge(DEAL, pool_mask=pool))),
+               ("trump chance_outcomes", lambda pool=pool: sr.chance_outcomes(
+                   forge(TRUMP, pool_mask=pool))),
+               ("trump sample_chance", lambda pool=pool: sr.sample_chance(
+                   forge(TRUMP, pool_mask=pool), rng)),
+               ("trump legal_actions", lambda pool=pool: sr.legal_actions(
+                   forge(TRUMP, pool_mask=pool))))},
+        # Chest counts are weights: none may be below zero, and some must be above.
+        **{f"{name}, chest_deck {deck}": call
+           for deck in (tuple(-n for n in CHEST.chest_deck), (0,) * len(CHEST.chest_deck),
+                        (5, -3, *CHEST.chest_deck[2:]))
+           for name, call in (
+               ("chance_outcomes", lambda deck=deck: sr.chance_outcomes(
+                   forge(CHEST, chest_deck=deck))),
+               ("sample_chance", lambda deck=deck: sr.sample_chance(
+                   forge(CHEST, chest_deck=deck), rng)),
+               ("legal_actions", lambda deck=deck: sr.legal_actions(
+                   forge(CHEST, chest_deck=deck))))},
         "apply, the trick a list": lambda: sr.apply(
             forge(PLAY, trick=list(PLAY.trick)), sr.legal_actions(PLAY)[0]),
     }

@@ -122,6 +122,14 @@ _DEAL_PAIRS: Final = _uniform_pairs(DEAL)
 _TRUMP_PAIRS: Final = _uniform_pairs(TRUMP)
 
 
+def _pool(state: State) -> int:
+    """Return the dungeon deck's mask when chance deals from it or reveals the trump card."""
+    pool = state.pool_mask
+    if pool <= 0:  # a forged state's: no outcomes, or a negative mask's wrong ones (DEAL-1)
+        raise ValueError(f"pool_mask {pool} holds no card")
+    return pool
+
+
 # -- bad arguments ------------------------------------------------------------------------------
 
 
@@ -246,20 +254,16 @@ def legal_actions(state: State) -> tuple[Action, ...]:
                 return _PLAYS(plays) + _WITHDRAWALS(hand)
             return _DOWNS(hand)
         if phase is _DEAL_P:
-            return _DEALS(state.pool_mask)
-        if phase is _CHEST_P:
-            return tuple(
-                Action.chest(c)
-                for c, n in zip(state.tables.chest_cards, state.chest_deck, strict=True)
-                if n
-            )
+            return _DEALS(_pool(state))
+        if phase is _CHEST_P:  # the outcomes' actions, checked as they are
+            return tuple([a for a, _ in _chest_outcomes(state.tables, state.chest_deck)])
         if phase is _CHOICE_P:
             return (REVEAL, STOP)
         if phase is _COVER_P:
             seat = state.actor
             return _COVERS(state.poison_masks[seat] & ~state.covered_masks[seat])
         if phase is _TRUMP_P:
-            return _TRUMPS(state.pool_mask)
+            return _TRUMPS(_pool(state))
         if phase is _LEADER_P:
             return LEADER[: state.config.players]
         return ()
@@ -278,9 +282,11 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
         phase = state.phase
         if phase is _DEAL_P:
             pool = state.pool_mask
+            if pool <= 0:  # see _pool (inline: the benchmark's most frequent call)
+                raise ValueError(f"pool_mask {pool} holds no card")
             return pick(_DEAL_PAIRS[pool.bit_count()], pool)
         if phase is _TRUMP_P:
-            pool = state.pool_mask
+            pool = _pool(state)
             return pick(_TRUMP_PAIRS[pool.bit_count()], pool)
         if phase is _CHEST_P:
             return _chest_outcomes(state.tables, state.chest_deck)
@@ -303,6 +309,8 @@ def _chest_outcomes(
         if len(cache) > 20_000:
             cache.clear()
         total = sum(deck)
+        if total <= 0 or min(deck) < 0:  # a forged deck: no outcomes, or weights below zero
+            raise ValueError(f"chest_deck {quoted(deck)} holds no card or a count below zero")
         found = cache[deck] = tuple(
             (Action.chest(c), _fraction(n, total))
             for c, n in zip(t.chest_cards, deck, strict=True)
@@ -605,13 +613,15 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     try:
         phase = state.phase
         if phase is Phase.DEAL:
-            return rng.choice(_DEALS(state.pool_mask))
+            return rng.choice(_DEALS(_pool(state)))
         if phase is Phase.TRUMP:
-            return rng.choice(_TRUMPS(state.pool_mask))
+            return rng.choice(_TRUMPS(_pool(state)))
         if phase is Phase.CHEST:
             deck = state.chest_deck
             if type(deck) is not tuple:  # as the compiled build reads it (a forged list)
                 raise TypeError(f"chest_deck {quoted(deck)} is no tuple")
+            if min(deck, default=0) < 0:  # a forged deck (see _chest_outcomes)
+                raise ValueError(f"chest_deck {quoted(deck)} holds a count below zero")
             kinds = [i for i, n in enumerate(deck) if n]
             i = rng.choices(kinds, weights=[deck[k] for k in kinds])[0]
             return Action.chest(state.tables.chest_cards[i])
