@@ -145,6 +145,14 @@ def _forged_state_calls() -> dict[str, Callable[[], object]]:
                    forge(CHEST, chest_deck=deck), rng)),
                ("legal_actions", lambda deck=deck: sr.legal_actions(
                    forge(CHEST, chest_deck=deck))))},
+        # A phase that is no Phase (an IntEnum, so a plain int compares equal) is refused,
+        # not read as a decision with nothing to choose.
+        **{f"{name}, phase {phase!r}": call
+           for phase in (0, 3, 99, None, "x")
+           for name, call in (
+               ("legal_actions", lambda phase=phase: sr.legal_actions(forge(PLAY, phase=phase))),
+               ("chance_outcomes", lambda phase=phase: sr.chance_outcomes(
+                   forge(DEAL, phase=phase))))},
         "apply, the trick a list": lambda: sr.apply(
             forge(PLAY, trick=list(PLAY.trick)), sr.legal_actions(PLAY)[0]),
     }

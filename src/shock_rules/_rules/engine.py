@@ -266,7 +266,9 @@ def legal_actions(state: State) -> tuple[Action, ...]:
             return _TRUMPS(_pool(state))
         if phase is _LEADER_P:
             return LEADER[: state.config.players]
-        return ()
+        if phase is _OVER_P:
+            return ()
+        raise ValueError(f"no phase {quoted(phase)}")  # a forged one (a plain int, say)
     except Exception as exc:
         raise _bad_state(state, exc) from None
 
@@ -293,7 +295,9 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
         if phase is Phase.LEADER:
             n = state.config.players
             return tuple((a, _fraction(1, n)) for a in LEADER[:n])
-        return ()
+        if phase is _PLAY_P or phase is _OVER_P or phase is _CHOICE_P or phase is _COVER_P:
+            return ()
+        raise ValueError(f"no phase {quoted(phase)}")  # a forged one (a plain int, say)
     except Exception as exc:
         raise _bad_state(state, exc) from None
 
