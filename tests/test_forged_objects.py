@@ -153,6 +153,22 @@ def _forged_state_calls() -> dict[str, Callable[[], object]]:
                ("legal_actions", lambda phase=phase: sr.legal_actions(forge(PLAY, phase=phase))),
                ("chance_outcomes", lambda phase=phase: sr.chance_outcomes(
                    forge(DEAL, phase=phase))))},
+        # A mask read card by card: below zero it has endless set bits, and None or ()
+        # would read as no card, writing a document that is not the state.
+        **{f"{name}, {field} {bad!r}": call
+           for field, bad in (("pool_mask", None), ("pool_mask", ()), ("discard_mask", -1),
+                              ("hand_masks", (None,) * 3), ("poison_masks", (None,) * 3),
+                              ("potion_masks", (-1,) * 3), ("face_down_masks", (None,) * 3))
+           for name, call in (
+               ("to_json", lambda field=field, bad=bad: sr.to_json(
+                   forge(PLAY, **{field: bad}))),
+               ("view", lambda field=field, bad=bad: sr.view(forge(PLAY, **{field: bad}), 0)),
+               ("spectator_view", lambda field=field, bad=bad: sr.spectator_view(
+                   forge(PLAY, **{field: bad}))))},
+        # Asking chance to act at a seat's decision names the seat: a forged one is refused.
+        **{f"sample_chance at a choice, actor {actor!r}": (
+            lambda actor=actor: sr.sample_chance(forge(_choice_state(), actor=actor), rng))
+           for actor in (None, 1.5, "x", ())},
         "apply, the trick a list": lambda: sr.apply(
             forge(PLAY, trick=list(PLAY.trick)), sr.legal_actions(PLAY)[0]),
     }

@@ -334,6 +334,8 @@ def _expected(state: State) -> str:
     status = state.status
     if type(status) is not tuple:  # as the compiled build reads it (a forged state's list)
         raise TypeError(f"status {quoted(status)} is no tuple")
+    if not isinstance(seat, int):  # as the compiled build reads it, not named in a message
+        raise TypeError(f"actor {quoted(seat)} is no seat number")
     if phase is Phase.PLAY:
         if status[seat] is _IN:
             return f"seat {seat} must play a card face up or withdraw"
