@@ -91,6 +91,10 @@ def test_a_chest_count_past_the_chest_deck_is_refused_before_it_is_listed(
 
 def _forged_state_calls() -> dict[str, Callable[[], object]]:
     rng = random.Random(0)
+
+    def at_choice(actor: object) -> Callable[[], object]:
+        return lambda: sr.sample_chance(forge(_choice_state(), actor=actor), rng)
+
     return {
         "view, no hands": lambda: sr.view(forge(PLAY, hand_masks=()), 0),
         "spectator_view, no trick": lambda: sr.spectator_view(forge(PLAY, trick=None)),
@@ -166,9 +170,18 @@ def _forged_state_calls() -> dict[str, Callable[[], object]]:
                ("spectator_view", lambda field=field, bad=bad: sr.spectator_view(
                    forge(PLAY, **{field: bad}))))},
         # Asking chance to act at a seat's decision names the seat: a forged one is refused.
-        **{f"sample_chance at a choice, actor {actor!r}": (
-            lambda actor=actor: sr.sample_chance(forge(_choice_state(), actor=actor), rng))
+        **{f"sample_chance at a choice, actor {actor!r}": at_choice(actor)
            for actor in (None, 1.5, "x", ())},
+        # A status that is no Status (a plain 0 equals IN but is not it) is refused, not
+        # read as out of the round: no face-down plays for a seat still in it.
+        **{f"{name}, status {bad!r}": call
+           for bad in ((0, 0, 0), (1, 1, 1), (None,) * 3)
+           for name, call in (
+               ("legal_actions", lambda bad=bad: sr.legal_actions(forge(PLAY, status=bad))),
+               ("apply down", lambda bad=bad: sr.apply(
+                   forge(PLAY, status=bad), sr.parse_action("down 2C"))),
+               ("apply play", lambda bad=bad: sr.apply(
+                   forge(PLAY, status=bad), sr.parse_action("play 2C"))))},
         "apply, the trick a list": lambda: sr.apply(
             forge(PLAY, trick=list(PLAY.trick)), sr.legal_actions(PLAY)[0]),
     }

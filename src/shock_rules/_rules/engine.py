@@ -78,6 +78,7 @@ _IS_CHANCE: Final = tuple(
 )
 _IN: Final = Status.IN
 _WITHDRAWN: Final = Status.WITHDRAWN
+_SHOCKED: Final = Status.SHOCKED
 # Enum members bound once: attribute access on an Enum class costs ~80 ns in Python 3.11.
 _DEAL_P, _TRUMP_P, _LEADER_P, _PLAY_P = Phase.DEAL, Phase.TRUMP, Phase.LEADER, Phase.PLAY
 _COVER_P, _CHEST_P, _CHOICE_P, _OVER_P = Phase.COVER, Phase.CHEST, Phase.CHEST_CHOICE, Phase.OVER
@@ -252,6 +253,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
                             plays = follow  # K9: must follow suit
                         break
                 return _PLAYS(plays) + _WITHDRAWALS(hand)
+            _out(state.status[seat])
             return _DOWNS(hand)
         if phase is _DEAL_P:
             return _DEALS(_pool(state))
@@ -438,6 +440,14 @@ def apply(state: State, action: Action, seat: object = None) -> State:
         raise _bad_state(state, exc) from None
 
 
+def _out(status: object) -> Status:
+    """Return a seat's status that is not IN, refusing what no step makes (a forged state's
+    plain ``0``, which would read as out of the round)."""
+    if status is _WITHDRAWN or status is _SHOCKED:
+        return status
+    raise TypeError(f"status {quoted(status)} is no Status")
+
+
 def _play(state: State, action: Action) -> State:
     seat = state.actor
     card = action.card
@@ -456,7 +466,7 @@ def _play(state: State, action: Action) -> State:
         if status[seat] is not _IN:
             raise _illegal(
                 action, seat,
-                f"is out of the round ({status[seat]}): play face down ('down {card}')",
+                f"is out of the round ({_out(status[seat])}): play face down ('down {card}')",
             )
         for p in trick:  # lead_suit_of() without a call: the lead suit (K8)
             if p.face_up:
@@ -480,7 +490,7 @@ def _play(state: State, action: Action) -> State:
             if status[seat] is not _IN:
                 raise _illegal(
                     action, seat,
-                    f"is out of the round ({status[seat]}): play face down ('down {card}')",
+                    f"is out of the round ({_out(status[seat])}): play face down ('down {card}')",
                 )
             # K11: gems on the bag go into it; the seat leaves the round and plays face down.
             on_bag = state.on_bag
@@ -495,6 +505,7 @@ def _play(state: State, action: Action) -> State:
         else:  # DOWN
             if status[seat] is _IN:
                 raise _illegal(action, seat, "is in the round: play a card face up or withdraw")
+            _out(status[seat])
             events = (played,)
         fd = state.face_down_masks
         f["face_down_masks"] = put(fd, seat, fd[seat] | bit)
