@@ -309,3 +309,12 @@ def test_the_properties_of_a_forged_view_raise_invalid_state_error(
         with pytest.raises(InvalidStateError, match="invalid view: the view is corrupt"):
             getattr(forged, name)
         getattr(VIEW, name)
+
+
+@pytest.mark.parametrize(("field", "bad"), [("phase", None), ("config", None),
+                                          ("round", 10**5000), ("phase", 3)],
+                         ids=["no phase", "no config", "a round too long to write", "phase 3"])
+def test_a_forged_state_still_has_a_repr(field: str, bad: object) -> None:
+    # repr is what a traceback, a debugger or a log shows: it must not raise itself.
+    assert repr(forge(PLAY, **{field: bad})) == "<State (corrupt: check_state says why)>"
+    assert repr(PLAY).startswith("<State round 1 trick 1 play actor 2")

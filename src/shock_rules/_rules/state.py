@@ -178,11 +178,14 @@ class State:
         return self.__dict__
 
     def __repr__(self) -> str:
-        return (
-            f"<State round {self.round} trick {self.trick_number} {self.phase.name.lower()}"
-            f" actor {self.actor} players {self.config.players}"
-            f" {self.config.variant.value}>"
-        )
+        try:
+            return (
+                f"<State round {self.round} trick {self.trick_number} {self.phase.name.lower()}"
+                f" actor {self.actor} players {self.config.players}"
+                f" {self.config.variant.value}>"
+            )
+        except Exception:  # a state changed by hand: repr must not fail where it is shown
+            return "<State (corrupt: check_state says why)>"
 
     # -- readable accessors --------------------------------------------------------------------
 
