@@ -89,12 +89,33 @@ def test_a_chest_count_past_the_chest_deck_is_refused_before_it_is_listed(
             read()
 
 
+_Reader = Callable[[sr.State], object]
+#: What reads a chance decision's deck.
+_CHANCE_READERS: dict[str, _Reader] = {
+    "chance_outcomes": sr.chance_outcomes,
+    "legal_actions": sr.legal_actions,
+    "sample_chance": lambda s: sr.sample_chance(s, random.Random(0)),
+}
+#: What reads every card mask.
+_MASK_READERS: dict[str, _Reader] = {
+    "to_json": sr.to_json,
+    "view": lambda s: sr.view(s, 0),
+    "spectator_view": sr.spectator_view,
+}
+
+
+def _readings(base: sr.State, field: str, bads: tuple[object, ...],
+              readers: dict[str, _Reader]) -> dict[str, Callable[[], object]]:
+    """Each reader called on ``base`` with ``field`` forged to each of ``bads``, by name."""
+    def reading(read: _Reader, bad: object) -> Callable[[], object]:
+        return lambda: read(forge(base, **{field: bad}))
+
+    return {f"{name} at {base.phase.name}, {field} {bad!r}": reading(read, bad)
+            for bad in bads for name, read in readers.items()}
+
+
 def _forged_state_calls() -> dict[str, Callable[[], object]]:
     rng = random.Random(0)
-
-    def at_choice(actor: object) -> Callable[[], object]:
-        return lambda: sr.sample_chance(forge(_choice_state(), actor=actor), rng)
-
     return {
         "view, no hands": lambda: sr.view(forge(PLAY, hand_masks=()), 0),
         "spectator_view, no trick": lambda: sr.spectator_view(forge(PLAY, trick=None)),
@@ -123,65 +144,33 @@ def _forged_state_calls() -> dict[str, Callable[[], object]]:
         "current_player, seat 9": lambda: sr.current_player(forge(PLAY, actor=9)),
         # The pool is read as a mask: a negative or empty one must not give outcomes that
         # do not sum to 1 (a negative mask's bits would pick cards of the wrong count).
-        **{f"{name}, pool_mask {pool}": call
-           for pool in (0, -5, -(1 << 43), 1 << 50)
-           for name, call in (
-               ("chance_outcomes", lambda pool=pool: sr.chance_outcomes(
-                   forge(DEAL, pool_mask=pool))),
-               ("sample_chance", lambda pool=pool: sr.sample_chance(
-                   forge(DEAL, pool_mask=pool), rng)),
-               ("legal_actions", lambda pool=pool: sr.legal_actions(
-                   forge(DEAL, pool_mask=pool))),
-               ("trump chance_outcomes", lambda pool=pool: sr.chance_outcomes(
-                   forge(TRUMP, pool_mask=pool))),
-               ("trump sample_chance", lambda pool=pool: sr.sample_chance(
-                   forge(TRUMP, pool_mask=pool), rng)),
-               ("trump legal_actions", lambda pool=pool: sr.legal_actions(
-                   forge(TRUMP, pool_mask=pool))))},
+        **_readings(DEAL, "pool_mask", (0, -5, -(1 << 43), 1 << 50), _CHANCE_READERS),
+        **_readings(TRUMP, "pool_mask", (0, -5, -(1 << 43), 1 << 50), _CHANCE_READERS),
         # Chest counts are weights: none may be below zero, and some must be above.
-        **{f"{name}, chest_deck {deck}": call
-           for deck in (tuple(-n for n in CHEST.chest_deck), (0,) * len(CHEST.chest_deck),
-                        (5, -3, *CHEST.chest_deck[2:]))
-           for name, call in (
-               ("chance_outcomes", lambda deck=deck: sr.chance_outcomes(
-                   forge(CHEST, chest_deck=deck))),
-               ("sample_chance", lambda deck=deck: sr.sample_chance(
-                   forge(CHEST, chest_deck=deck), rng)),
-               ("legal_actions", lambda deck=deck: sr.legal_actions(
-                   forge(CHEST, chest_deck=deck))))},
+        **_readings(CHEST, "chest_deck", (tuple(-n for n in CHEST.chest_deck),
+                                          (0,) * len(CHEST.chest_deck),
+                                          (5, -3, *CHEST.chest_deck[2:])), _CHANCE_READERS),
         # A phase that is no Phase (an IntEnum, so a plain int compares equal) is refused,
         # not read as a decision with nothing to choose.
-        **{f"{name}, phase {phase!r}": call
-           for phase in (0, 3, 99, None, "x")
-           for name, call in (
-               ("legal_actions", lambda phase=phase: sr.legal_actions(forge(PLAY, phase=phase))),
-               ("chance_outcomes", lambda phase=phase: sr.chance_outcomes(
-                   forge(DEAL, phase=phase))))},
+        **_readings(PLAY, "phase", (3, 99, None, "x"), {"legal_actions": sr.legal_actions}),
+        **_readings(DEAL, "phase", (0, 99, None, "x"), {"chance_outcomes": sr.chance_outcomes}),
         # A mask read card by card: below zero it has endless set bits, and None or ()
         # would read as no card, writing a document that is not the state.
-        **{f"{name}, {field} {bad!r}": call
-           for field, bad in (("pool_mask", None), ("pool_mask", ()), ("discard_mask", -1),
-                              ("hand_masks", (None,) * 3), ("poison_masks", (None,) * 3),
-                              ("potion_masks", (-1,) * 3), ("face_down_masks", (None,) * 3))
-           for name, call in (
-               ("to_json", lambda field=field, bad=bad: sr.to_json(
-                   forge(PLAY, **{field: bad}))),
-               ("view", lambda field=field, bad=bad: sr.view(forge(PLAY, **{field: bad}), 0)),
-               ("spectator_view", lambda field=field, bad=bad: sr.spectator_view(
-                   forge(PLAY, **{field: bad}))))},
+        **_readings(PLAY, "pool_mask", (None, ()), _MASK_READERS),
+        **_readings(PLAY, "discard_mask", (-1,), _MASK_READERS),
+        **{name: call
+           for field in ("hand_masks", "poison_masks", "potion_masks", "face_down_masks")
+           for name, call in _readings(PLAY, field, ((None,) * 3, (-1,) * 3),
+                                       _MASK_READERS).items()},
         # Asking chance to act at a seat's decision names the seat: a forged one is refused.
-        **{f"sample_chance at a choice, actor {actor!r}": at_choice(actor)
-           for actor in (None, 1.5, "x", ())},
+        **_readings(_choice_state(), "actor", (None, 1.5, "x", ()),
+                    {"sample_chance": _CHANCE_READERS["sample_chance"]}),
         # A status that is no Status (a plain 0 equals IN but is not it) is refused, not
         # read as out of the round: no face-down plays for a seat still in it.
-        **{f"{name}, status {bad!r}": call
-           for bad in ((0, 0, 0), (1, 1, 1), (None,) * 3)
-           for name, call in (
-               ("legal_actions", lambda bad=bad: sr.legal_actions(forge(PLAY, status=bad))),
-               ("apply down", lambda bad=bad: sr.apply(
-                   forge(PLAY, status=bad), sr.parse_action("down 2C"))),
-               ("apply play", lambda bad=bad: sr.apply(
-                   forge(PLAY, status=bad), sr.parse_action("play 2C"))))},
+        **_readings(PLAY, "status", ((0, 0, 0), (1, 1, 1), (None,) * 3), {
+            "legal_actions": sr.legal_actions,
+            "apply down": lambda s: sr.apply(s, sr.parse_action("down 2C")),
+            "apply play": lambda s: sr.apply(s, sr.parse_action("play 2C"))}),
         "apply, the trick a list": lambda: sr.apply(
             forge(PLAY, trick=list(PLAY.trick)), sr.legal_actions(PLAY)[0]),
     }

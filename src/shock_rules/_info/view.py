@@ -27,7 +27,7 @@ import attrs
 
 from .._errors import check_seat, guards
 from .._rules.actions import Action
-from .._rules.cards import CARDS, Card, Suit, cards_of
+from .._rules.cards import CARDS, Card, Suit, cards_of, count_of
 from .._rules.config import GameConfig
 from .._rules.edition import ChestCard
 from .._rules.engine import legal_actions
@@ -324,8 +324,8 @@ def _view(state: State, seat: int | None) -> PlayerView:
         SeatView(
             seat=i,
             status=state.status[i],
-            hand_size=state.hand_masks[i].bit_count(),
-            face_down_count=state.face_down_masks[i].bit_count(),
+            hand_size=count_of(state.hand_masks[i]),
+            face_down_count=count_of(state.face_down_masks[i]),
             on_bag=state.on_bag[i],
             in_bag=state.in_bag[i],
             poisons=state.poisons(i),
@@ -350,7 +350,7 @@ def _view(state: State, seat: int | None) -> PlayerView:
         trick=trick,
         discard=cards_of(state.discard_mask & ~all_down),
         seats=seats,
-        deck_size=state.pool_mask.bit_count(),
+        deck_size=count_of(state.pool_mask),
         supply=state.supply,
         chest_deck=state.chest_deck_cards,
         chest_discard=state.chest_discard_cards,

@@ -15,7 +15,7 @@ from typing import Final, Protocol
 import attrs
 
 from .._errors import InvalidArgumentError, InvalidStateError, check_seat, guards, quoted
-from .cards import CARDS, Card, Suit, cards_of
+from .cards import CARDS, Card, Suit, cards_of, count_of
 from .config import GameConfig
 from .edition import ChestCard
 from .events import Event
@@ -237,7 +237,7 @@ class State:
     @guards("state")
     def hand_size(self, seat: int) -> int:
         """Return how many cards a seat holds."""
-        return self.hand_masks[check_seat(seat, self.config.players)].bit_count()
+        return count_of(self.hand_masks[check_seat(seat, self.config.players)])
 
     @guards("state")
     def seat_status(self, seat: int) -> Status:
@@ -268,7 +268,7 @@ class State:
     def stored_potions(self, seat: int) -> int:
         """Return how many potions a seat keeps for later (K16)."""
         seat = check_seat(seat, self.config.players)
-        return self.potion_masks[seat].bit_count() - self.covered_masks[seat].bit_count()
+        return count_of(self.potion_masks[seat]) - count_of(self.covered_masks[seat])
 
     @guards("state")
     def poison_count(self, seat: int, poison: str) -> int:
@@ -307,7 +307,7 @@ class State:
     @guards("state")
     def deck_size(self) -> int:
         """The number of cards in the dungeon deck."""
-        return self.pool_mask.bit_count()
+        return count_of(self.pool_mask)
 
     @property
     @guards("state")
