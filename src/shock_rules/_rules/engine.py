@@ -244,7 +244,8 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         if phase is _PLAY_P:
             seat = state.actor
             hand = state.hand_masks[seat]
-            if state.status[seat] is _IN:
+            status = state.status[seat]
+            if status is _IN:
                 plays = hand
                 for p in state.trick:  # lead_suit_of() without a call: the lead suit (K8)
                     if p.face_up:
@@ -253,7 +254,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
                             plays = follow  # K9: must follow suit
                         break
                 return _PLAYS(plays) + _WITHDRAWALS(hand)
-            _out(state.status[seat])
+            _out(status)
             return _DOWNS(hand)
         if phase is _DEAL_P:
             return _DEALS(_pool(state))
