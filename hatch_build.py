@@ -22,14 +22,11 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 #: The environment variable that turns compilation on ("1", "true" or "yes").
 SWITCH = "SHOCK_RULES_COMPILE"
 
-#: The modules compiled by mypyc, as paths below ``src/``: the rule modules of a step, the
-#: checks that loaders and determinizations run, and the search bot with the heuristic policy
-#: of its playouts and its determinizations. ``draft.py`` is compiled too, but its ``Work``
-#: stays a regular class (see its decorator), since a draft is made by swapping in an attribute
-#: dict, which a native class does not have. ``state.py`` stays pure (``State`` is an attrs
-#: class made the same way, and mypyc cannot compile its attrs fields), as do ``events.py``
-#: (attrs classes) and ``probability.py`` (a ``Fraction`` subclass that sets a slot in
-#: ``__new__``).
+#: The modules compiled by mypyc, as paths below ``src/``: the state and the draft a step is
+#: built on (native classes in this build: see ``docs/architecture.md``), the rule modules of a
+#: step, the checks that loaders and determinizations run, and the search bot with the
+#: heuristic policy of its playouts and its determinizations. ``events.py`` (attrs classes)
+#: and ``probability.py`` (a ``Fraction`` subclass that sets a slot in ``__new__``) stay pure.
 COMPILED_MODULES = (
     "shock_rules/_rules/bits.py",
     "shock_rules/_rules/tables.py",
@@ -40,6 +37,7 @@ COMPILED_MODULES = (
     "shock_rules/_rules/round.py",
     "shock_rules/_rules/pick.py",
     "shock_rules/_rules/draft.py",
+    "shock_rules/_rules/state.py",
     "shock_rules/_rules/check.py",
     "shock_rules/_info/determinize.py",
     "shock_rules/bots/heuristic.py",

@@ -137,9 +137,9 @@ def test_the_fast_rollout_policy_decides_as_the_heuristic(caution: float) -> Non
                 # Rarer inputs: a big bag at risk, an empty chest deck.
                 seat = state.actor
                 for other in (
-                    attrs.evolve(state, on_bag=tuple(
+                    state.replace(on_bag=tuple(
                         40 if j == seat else b for j, b in enumerate(state.on_bag))),
-                    attrs.evolve(state, chest_deck=(0,) * len(state.chest_deck)),
+                    state.replace(chest_deck=(0,) * len(state.chest_deck)),
                 ):
                     assert fast(other) == _reference_policy(h, other), other
             if rng.random() < 0.3:

@@ -42,18 +42,25 @@ def test_the_expected_build_is_running() -> None:
         assert sr.COMPILED is (expected == "1")
 
 
-def test_the_compiled_modules_exist_and_the_dict_swapping_classes_stay_python_classes() -> None:
+def test_the_state_is_native_exactly_in_the_compiled_build() -> None:
     src = ROOT / "src"
     assert all((src / m).is_file() for m in COMPILED_MODULES)
-    # State's and Work's instances are made by swapping in an attribute dict: state.py stays
-    # pure, and draft.py's Work stays a regular class in either build (its decorator).
-    assert "shock_rules/_rules/state.py" not in COMPILED_MODULES
-    from shock_rules._rules.draft import draft
+    assert "shock_rules/_rules/state.py" in COMPILED_MODULES
+    from shock_rules._rules.draft import draft, fields_of
+    from shock_rules._rules.state import FIELDS, NATIVE
 
+    assert NATIVE is sr.COMPILED
     s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(1))
+    # Native: no attribute dict, the fields in slots; pure: the fields in the dict.
+    assert hasattr(s, "__dict__") is not sr.COMPILED
+    assert list(fields_of(s)) == [name for name, _ in FIELDS]
     w = draft(s)
-    assert vars(w) == vars(s) | {"events": []} and vars(w) is not vars(s)
-    assert w.freeze() == s
+    after = w.freeze()
+    # A draft frozen unchanged is the same state one step on, with no events.
+    assert after == s and after is not s
+    assert (after.step, after.events) == (s.step + 1, ())
+    if not sr.COMPILED:
+        assert vars(w) is vars(after) is not vars(s)  # the draft's dict went to the new state
 
 
 def test_the_hook_compiles_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:

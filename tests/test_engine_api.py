@@ -6,6 +6,7 @@ import gc
 import pickle
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -181,6 +182,36 @@ def test_a_draft_declares_exactly_the_fields_of_a_state() -> None:
     # State but not to Work would be untyped there.
     import attrs
 
-    from shock_rules._rules.draft import Work
+    from shock_rules._rules.draft import Work, draft
 
-    assert set(Work.__annotations__) == {f.name for f in attrs.fields(sr.State)}
+    names = {f.name for f in attrs.fields(sr.State)}
+    # The compiled build's native class keeps no annotations: its attributes are slots.
+    declared = ({n for n, v in vars(Work).items() if type(v).__name__ == "getset_descriptor"}
+                if sr.COMPILED else set(Work.__annotations__))
+    assert declared == names
+    s = sr.new_game(sr.GameConfig(players=3))
+    w = draft(s)
+    assert all(getattr(w, n) == getattr(s, n) for n in names - {"events"}) and w.events == []
+
+
+def test_replace_is_a_typed_evolve_that_refuses_what_no_state_holds() -> None:
+    import copy
+
+    import attrs
+
+    s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(3))
+    changed = s.replace(supply=s.supply - 1, last_winner=1)
+    assert (changed.supply, changed.last_winner) == (s.supply - 1, 1)
+    evolve: Any = attrs.evolve  # works at run time; type checkers take no State for attrs'
+    assert changed != s and changed == evolve(s, supply=s.supply - 1, last_winner=1)
+    assert s.replace() == s and s.replace() is not s
+    assert [getattr(changed, f.name) for f in attrs.fields(sr.State)
+            if f.name not in ("supply", "last_winner")] == [
+        getattr(s, f.name) for f in attrs.fields(sr.State)
+        if f.name not in ("supply", "last_winner")]
+    with pytest.raises(sr.InvalidArgumentError, match="invalid field 'suply': a State has no"):
+        s.replace(suply=3)
+    with pytest.raises(sr.InvalidStateError, match="its status must be a tuple, not list"):
+        s.replace(status=list(s.status))
+    if hasattr(copy, "replace"):  # Python 3.13
+        assert copy.replace(s, supply=0).supply == 0

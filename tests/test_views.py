@@ -95,8 +95,7 @@ def _swap(s: State, a: int, b: int) -> State:
     def card(c: Card) -> Card:
         return Card.from_index(b if c.index == a else a if c.index == b else c.index)
 
-    return attrs.evolve(
-        s,
+    return s.replace(
         hand_masks=tuple(_swap_mask(m, a, b) for m in s.hand_masks),
         pool_mask=_swap_mask(s.pool_mask, a, b),
         discard_mask=_swap_mask(s.discard_mask, a, b),
@@ -302,7 +301,7 @@ def test_a_view_reports_the_public_facts(variant: Variant, data: st.DataObject) 
 @given(data=st.data())
 def test_views_are_values(variant: Variant, data: st.DataObject) -> None:
     s = data.draw(positions(variant), label="state")
-    copy = attrs.evolve(s)
+    copy = s.replace()
     for seat in _viewers(s):
         v = _view_of(s, seat)
         assert v == _view_of(copy, seat) and hash(v) == hash(_view_of(copy, seat))

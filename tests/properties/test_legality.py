@@ -3,7 +3,6 @@ raises IllegalActionError and leaves the state as it was (INFO-2, DEAL-1)."""
 
 from __future__ import annotations
 
-import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -36,7 +35,7 @@ def check_state_actions(
 ) -> None:
     """Check the legal and illegal actions of one state; the state must be unchanged after
     every rejected action (equal to a copy taken before, and with the same hash)."""
-    copy = attrs.evolve(state)
+    copy = state.replace()
     before = hash(state)
     legal = legal_actions(state)
     turn = current_player(state)

@@ -8,7 +8,6 @@ round never goes back, and seats out of the round stay out with nothing on their
 
 from __future__ import annotations
 
-import attrs
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -91,7 +90,7 @@ class GameMachine(RuleBasedStateMachine):
         """An illegal action (or a legal one for the wrong seat) is rejected, changing
         nothing."""
         state = self.state
-        copy = attrs.evolve(state)
+        copy = state.replace()
         before = hash(state)
         candidates = targeted_illegal(state)
         action = data.draw(st.sampled_from(candidates), label="illegal")

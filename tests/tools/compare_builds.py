@@ -4,6 +4,8 @@
 Takes positions of random games (every phase, 3-5 players), forges each field of each one with
 bad values (``attrs.evolve``: what no step makes), calls the public readers of a state on it
 and records what each does: a result, a typed error (its class), a raw exception or a hang.
+A value of the wrong kind for its field makes no state at all: the case records what the
+constructor raised, under the reader name ``State``.
 With ``--other`` it runs itself in that interpreter too (say, an environment with the compiled
 build) and prints where the two differ, by function, field and outcome.
 
@@ -37,7 +39,7 @@ import shock_rules as sr
 #: Values no step puts in a field: wrong types, out of range, wrong lengths, lists for tuples.
 BAD: tuple[object, ...] = (
     None, -1, 0, 1, 3, 99, 10**30, -(10**30), True, 1.5, "x", (), (0,), (-1,) * 5, [0, 0, 0],
-    (None,) * 5, (10**20,) * 5, (True,) * 5,
+    (None,) * 5, (10**20,) * 5, (True,) * 5, sr.Phase.OVER, sr.Phase.DEAL, sr.Status.SHOCKED,
 )
 
 
@@ -122,12 +124,17 @@ def sweep(games: int, seed: int) -> dict[str, str]:
         for i, orig in enumerate(positions(games, seed)):
             for field in attrs.fields(sr.State):
                 for j, bad in enumerate(BAD):
+                    key = f"{i}|{orig.phase.name}|{field.name}|{j}"
                     try:
                         s = evolve(orig, **{field.name: bad})
-                    except Exception:  # a field whose converter refuses the value at once
+                    except sr.ShockError as exc:  # a field of the wrong kind: no state is made
+                        out[f"{key}|State"] = type(exc).__name__
+                        continue
+                    except Exception as exc:
+                        out[f"{key}|State"] = f"RAW-{type(exc).__name__}"
                         continue
                     for name, call in readers(s, orig).items():
-                        out[f"{i}|{orig.phase.name}|{field.name}|{j}|{name}"] = outcome(call)
+                        out[f"{key}|{name}"] = outcome(call)
     finally:
         signal.signal(signal.SIGALRM, before)
     return out

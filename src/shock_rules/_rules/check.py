@@ -24,7 +24,10 @@ def load_state(**fields: Any) -> State:
     """Return the state made of ``fields`` (every field of :class:`State`, by name), checked
     with :func:`check_state`: the one way in for states built from outside data (JSON
     documents, positions, determinizations)."""
-    state = State(**fields)
+    try:
+        state = State(**fields)
+    except TypeError as exc:  # a field missing, or (compiled build) a value of the wrong type
+        raise InvalidStateError(f"invalid state: {quoted(exc, 200)}") from None
     check_state(state)
     return state
 
@@ -39,7 +42,7 @@ def _fail(msg: str) -> InvalidStateError:
     return InvalidStateError(f"invalid state: {msg}")
 
 
-def check_state(state: State) -> None:
+def check_state(state: object) -> None:
     """Return ``None`` if legal play from :func:`~shock_rules.new_game` can reach ``state``;
     raise :class:`~shock_rules.InvalidStateError` naming the first broken condition otherwise.
 

@@ -15,15 +15,15 @@ on each step (about 2 us, see ``benchmarks/``).
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Callable
+from typing import Final, TypeVar
 
 from .bits import put
 from .config import GameConfig
 from .events import Event, Shocked
-from .state import Phase, Play, State, Status, _set_dict
+from .state import FIELDS, NATIVE, Phase, Play, State, Status, _set_dict, _set_dict_unavailable
 from .tables import Tables
 
-_C = TypeVar("_C")
 _E = TypeVar("_E", bound=Event)
 _IN = Status.IN
 _new = object.__new__
@@ -35,8 +35,10 @@ _new = object.__new__
 
 
 def from_fields(fields: dict[str, object]) -> State:
-    """Return the state whose attribute dict is ``fields`` (internal fast path; the dict must
-    hold exactly the fields of :class:`State`, and is owned by the new state)."""
+    """Return the state made of ``fields`` (internal fast path; the dict must hold exactly the
+    fields of :class:`State`; in the pure build the new state owns it)."""
+    if NATIVE:
+        return State(**fields)  # the fields of a state
     s = _new(State)
     _set_dict(s, fields)
     return s
@@ -44,7 +46,9 @@ def from_fields(fields: dict[str, object]) -> State:
 
 def fields_of(state: State) -> dict[str, object]:
     """Return a fresh copy of a state's fields, to change and pass to :func:`from_fields`."""
-    return state.__dict__.copy()
+    if NATIVE:
+        return {name: getattr(state, name) for name, _ in FIELDS}
+    return vars(state).copy()
 
 
 # Events are immutable values, so the engine reuses the frequent ones instead of building
@@ -64,33 +68,23 @@ def shared(cls: type[_E], *args: object) -> _E:
 
 
 def draft(state: State) -> Work:
-    """Return a draft of the state after ``state``."""
-    return draft_of(fields_of(state), [])
-
-
-def draft_of(fields: dict[str, object], events: list[Event]) -> Work:
-    """Return a draft made of ``fields`` (a state's fields, from :func:`fields_of`, which the
-    draft now owns) and the step's ``events`` so far."""
-    fields["events"] = events
-    w = _new(Work)  # Work(fields, events) without running a Python-level __init__
-    w.__dict__ = fields
+    """Return a draft of the state after ``state``, with no events yet."""
+    if NATIVE:
+        return Work(state)
+    w = _new(Work)  # a copy of the state's dict, without running Work.__init__
+    fields = vars(state).copy()
+    fields["events"] = []
+    _set_work_dict(w, fields)
     return w
 
 
-def _python_class(cls: type[_C]) -> type[_C]:
-    """Return ``cls`` unchanged. A class decorator that the compiled build does not know makes
-    mypyc compile the class as a regular Python class rather than a native one; Work must be
-    one, for :func:`draft_of` and :meth:`Work.freeze` swap its attribute dict (its methods are
-    compiled all the same)."""
-    return cls
-
-
-@_python_class
 class Work:
     """The fields of :class:`State`, assignable, plus the list of the step's events.
 
-    Make one with :func:`draft` or :func:`draft_of`. A draft is used once: :meth:`freeze`
-    gives its fields to the new state.
+    Make one with :func:`draft`. A draft is used once: :meth:`freeze` gives its fields to the
+    new state. In the compiled build it is a native class that copies the state's fields one
+    by one (a few nanoseconds each); in the pure build its attribute dict is a copy of the
+    state's, handed on to the next state.
     """
 
     config: GameConfig
@@ -122,15 +116,66 @@ class Work:
     round_leader: int
     #: The events of the step so far (a tuple in the state, a list while drafting).
     events: list[Event]
-    #: The previous state's step count (``apply`` sets the new one after the step).
+    #: The previous state's step count (the frozen state's is one more).
     step: int
 
+    def __init__(self, state: State) -> None:
+        # The compiled build's draft (see :func:`draft`): the fields, one by one.
+        self.config = state.config
+        self.tables = state.tables
+        self.phase = state.phase
+        self.round = state.round
+        self.trick_number = state.trick_number
+        self.leader = state.leader
+        self.actor = state.actor
+        self.trick = state.trick
+        self.hand_masks = state.hand_masks
+        self.pool_mask = state.pool_mask
+        self.trump_index = state.trump_index
+        self.discard_mask = state.discard_mask
+        self.face_down_masks = state.face_down_masks
+        self.status = state.status
+        self.on_bag = state.on_bag
+        self.in_bag = state.in_bag
+        self.supply = state.supply
+        self.poison_masks = state.poison_masks
+        self.covered_masks = state.covered_masks
+        self.potion_masks = state.potion_masks
+        self.void_suits = state.void_suits
+        self.chest_deck = state.chest_deck
+        self.chest_discard = state.chest_discard
+        self.chest_centre = state.chest_centre
+        self.revealed = state.revealed
+        self.last_winner = state.last_winner
+        self.round_leader = state.round_leader
+        self.step = state.step
+        self.events = []
+
     def freeze(self) -> State:
-        """Return the state this draft describes, with the step's events."""
-        fields = self.__dict__
-        self.__dict__ = {}  # the dict now belongs to the state
-        fields["events"] = tuple(fields["events"])
-        return from_fields(fields)
+        """Return the state this draft describes, with the step's events, one step on."""
+        return self.freeze_with(tuple(self.events))
+
+    def freeze_with(self, events: tuple[Event, ...]) -> State:
+        """Return the state this draft describes, one step on, with ``events`` as the step's
+        events (the draft's own list is left out)."""
+        if NATIVE:
+            return State(
+                self.config, self.tables, self.phase, self.round, self.trick_number, self.leader,
+                self.actor, self.trick, self.hand_masks, self.pool_mask, self.trump_index,
+                self.discard_mask, self.face_down_masks, self.status, self.on_bag, self.in_bag,
+                self.supply, self.poison_masks, self.covered_masks, self.potion_masks,
+                self.void_suits, self.chest_deck, self.chest_discard, self.chest_centre,
+                self.revealed, self.last_winner, self.round_leader,
+                events, self.step + 1,
+            )
+        # The pure build: the draft's dict becomes the state's (from_fields inline: the hot
+        # path); the draft is not used again.
+        fields = vars(self)
+        fields["events"] = events
+        fields["step"] += 1
+        state = _new(State)
+        _set_dict(state, fields)
+        return state
 
     def in_round(self) -> list[int]:
         """Return the seats still in the round."""
@@ -174,3 +219,10 @@ class Work:
         """Set what the game waits for next."""
         self.phase = phase
         self.actor = actor
+
+
+# The setter of a pure draft's ``__dict__`` slot, called directly (as ``state._set_dict``).
+_set_work_dict: Final[Callable[[Work, dict[str, object]], None]] = (
+    _set_dict_unavailable if NATIVE  # type: ignore[assignment]  # never called on a native draft
+    else next(k.__dict__["__dict__"] for k in Work.__mro__ if "__dict__" in k.__dict__).__set__
+)

@@ -5,6 +5,10 @@ action against the rules and raises :class:`~shock_rules.IllegalActionError` (le
 untouched, as every state is immutable) when it is not legal.
 """
 
+# The public functions take ``state: object`` and test it first (see _bad_state); each has one
+# overload, which gives type checkers the real type. mypy asks for two ("misc"), hence the
+# ``type: ignore`` on each.
+
 from __future__ import annotations
 
 import random
@@ -37,7 +41,7 @@ from .bits import put
 from .cards import CARDS, Card, Suit
 from .chest import reveal, stop
 from .config import GameConfig
-from .draft import draft, draft_of, fields_of, from_fields, shared
+from .draft import draft, shared
 from .events import (
     CardDealt,
     CardPlayed,
@@ -137,8 +141,11 @@ def _pool(state: State) -> int:
 def _bad_state(state: object, exc: BaseException | None = None) -> InvalidStateError:
     """Return the error for a ``state`` argument that is not a valid state.
 
-    The public functions below do not test their argument's type on the hot path: they catch
-    what a wrong argument makes them raise (zero-cost ``try`` since Python 3.11) and call this.
+    The public functions below take ``state: object`` and test its type first: the compiled
+    build would otherwise check a ``State`` argument before the body runs and raise a plain
+    ``TypeError``. Their overloads give type checkers the real type. Past that test they
+    catch what a corrupt state makes them raise (zero-cost ``try`` since Python 3.11) and
+    call this.
     """
     if type(state) is not State:
         return InvalidStateError(f"invalid state: expected a State, not {type(state).__name__}")
@@ -181,16 +188,22 @@ def new_game(config: GameConfig | None = None) -> State:
     )
 
 
-def current_player(state: State) -> int | ChanceMarker | None:
+@overload  # type: ignore[misc]  # one overload: see _bad_state
+def current_player(state: State) -> int | ChanceMarker | None: ...
+
+
+def current_player(state: object) -> int | ChanceMarker | None:
     """Return the seat that must decide, :data:`CHANCE` at a chance decision, or ``None``
     when the game is over."""
+    if type(state) is not State:  # see _bad_state
+        raise _bad_state(state)
     try:
         phase = state.phase
         if _IS_CHANCE[phase]:
             return CHANCE
         if phase is _OVER_P:
             return None
-        actor = state.__dict__["actor"]  # as stored: the compiled build reads True as 1
+        actor: object = state.actor  # an int (the constructor checks); a pure dict may differ
         if type(actor) is not int or not 0 <= actor < state.tables.players:
             raise ValueError(f"no seat to act: actor {quoted(actor)}")
         return actor
@@ -198,37 +211,59 @@ def current_player(state: State) -> int | ChanceMarker | None:
         raise _bad_state(state, exc) from None
 
 
-def is_chance(state: State) -> bool:
+@overload  # type: ignore[misc]  # one overload: see _bad_state
+def is_chance(state: State) -> bool: ...
+
+
+def is_chance(state: object) -> bool:
     """Return whether the next action is a chance outcome (K6)."""
+    if type(state) is not State:  # see _bad_state
+        raise _bad_state(state)
     try:
         return _IS_CHANCE[state.phase]
     except Exception as exc:
         raise _bad_state(state, exc) from None
 
 
-def is_terminal(state: State) -> bool:
+@overload  # type: ignore[misc]  # one overload: see _bad_state
+def is_terminal(state: State) -> bool: ...
+
+
+def is_terminal(state: object) -> bool:
     """Return whether the game is over (after round 5, K28)."""
+    if type(state) is not State:  # see _bad_state
+        raise _bad_state(state)
     try:
         return state.phase is _OVER_P
     except AttributeError as exc:
         raise _bad_state(state, exc) from None
 
 
-def scores(state: State) -> tuple[int, ...]:
+@overload  # type: ignore[misc]  # one overload: see _bad_state
+def scores(state: State) -> tuple[int, ...]: ...
+
+
+def scores(state: object) -> tuple[int, ...]:
     """Return each seat's score: the value of the gems in its bag (K28)."""
-    if type(state) is not State:
+    if type(state) is not State:  # see _bad_state
         raise _bad_state(state)
-    in_bag = state.__dict__["in_bag"]  # as stored (the compiled build checks it is a tuple)
+    in_bag: object = state.in_bag  # a tuple (the constructor checks), of what may be anything
     if type(in_bag) is not tuple or not all(type(v) is int for v in in_bag):
         raise _bad_state(state, ValueError(f"in_bag {quoted(in_bag)} is no tuple of integers"))
     return in_bag
 
 
-def winners(state: State) -> frozenset[int]:
+@overload  # type: ignore[misc]  # one overload: see _bad_state
+def winners(state: State) -> frozenset[int]: ...
+
+
+def winners(state: object) -> frozenset[int]:
     """Return the seats with the highest score (ties share the victory, K28).
 
     At the end of the game these are the winners; before it, the current leaders.
     """
+    if type(state) is not State:  # see _bad_state
+        raise _bad_state(state)
     in_bag = scores(state)
     if not in_bag:
         raise _bad_state(state, ValueError("in_bag holds no seat"))
@@ -236,9 +271,15 @@ def winners(state: State) -> frozenset[int]:
     return frozenset(i for i, v in enumerate(in_bag) if v == best)
 
 
-def legal_actions(state: State) -> tuple[Action, ...]:
+@overload  # type: ignore[misc]  # one overload: see _bad_state
+def legal_actions(state: State) -> tuple[Action, ...]: ...
+
+
+def legal_actions(state: object) -> tuple[Action, ...]:
     """Return the legal actions, in a deterministic order; at a chance decision, its outcomes;
     at the end of the game, nothing."""
+    if type(state) is not State:  # see _bad_state
+        raise _bad_state(state)
     try:
         phase = state.phase
         if phase is _PLAY_P:
@@ -276,13 +317,19 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         raise _bad_state(state, exc) from None
 
 
-def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
+@overload  # type: ignore[misc]  # one overload: see _bad_state
+def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]: ...
+
+
+def chance_outcomes(state: object) -> tuple[tuple[Action, Fraction], ...]:
     """Return the outcomes of the chance decision with their exact probabilities (summing to
     exactly 1); an empty tuple when a player must decide or the game is over (K6).
 
     Dealing and the trump card are uniform over the undealt number cards; chest cards are
     weighted by how many identical cards remain; the first leader is uniform over the seats.
     """
+    if type(state) is not State:  # see _bad_state
+        raise _bad_state(state)
     try:
         phase = state.phase
         if phase is _DEAL_P:
@@ -378,10 +425,10 @@ def apply(state: State, action: Action) -> State: ...
 def apply(state: State, action: Action, seat: int | ChanceMarker | None) -> State: ...
 
 
-# The implementation takes ``seat: object``: the compiled build checks the declared type of an
-# int-typed argument before the body runs and would raise TypeError, not the InvalidArgumentError
-# below (the overloads above give type checkers the real types).
-def apply(state: State, action: Action, seat: object = None) -> State:
+# The implementation takes ``state: object`` and ``seat: object``: the compiled build checks
+# the declared type of an argument before the body runs and would raise TypeError, not the
+# errors below (the overloads above give type checkers the real types).
+def apply(state: object, action: Action, seat: object = None) -> State:
     """Return the state after ``action``; the input state is never changed.
 
     ``seat``, when given, is the seat the caller acts for (a seat number, or :data:`CHANCE`
@@ -395,6 +442,8 @@ def apply(state: State, action: Action, seat: object = None) -> State:
     ...
     shock_rules.IllegalActionError: 'play 7H' is illegal: chance deals a card (...)
     """
+    if type(state) is not State:  # see _bad_state
+        raise _bad_state(state)
     if type(action) is not Action:
         raise IllegalActionError(
             f"{quoted(action)} is not an Action (parse text with parse_action)")
@@ -430,11 +479,7 @@ def apply(state: State, action: Action, seat: object = None) -> State:
             after = _leader(state, action)
         else:  # OVER accepts no action kind, so only a phase that is no Phase gets here
             raise _bad_state(state, ValueError(f"no phase {quoted(phase)}"))
-        # Every step function returns a fresh state whose dict it owns, a copy of the previous
-        # state's, so the step count copied with it is advanced once, here.
-        fields = after.__dict__
-        fields["step"] += 1
-        return after
+        return after  # one step on: every step function freezes a draft (draft.Work.freeze)
     except ShockError:
         raise
     except Exception as exc:
@@ -460,7 +505,7 @@ def _play(state: State, action: Action) -> State:
         raise _illegal(action, seat, f"does not hold {card}")
     t = state.tables
     kind = action.kind
-    f = state.__dict__.copy()  # fields_of(state) without a call: the hot path
+    w = draft(state)
     status = state.status
     trick = state.trick
     if kind is _K_PLAY:
@@ -477,7 +522,7 @@ def _play(state: State, action: Action) -> State:
                         raise _illegal(action, seat, f"must follow {_SUIT_NAMES[lead]}")
                     # K9: not following shows the seat has no card of the lead suit (public).
                     voids = state.void_suits
-                    f["void_suits"] = put(voids, seat, voids[seat] | 1 << lead)
+                    w.void_suits = put(voids, seat, voids[seat] | 1 << lead)
                 break
         gems = t.icons[card.index]
         play, played = _PLAYED.get((seat, bit, gems)) or _played(seat, card, True, gems)
@@ -498,10 +543,10 @@ def _play(state: State, action: Action) -> State:
             banked = on_bag[seat]
             if banked:
                 in_bag = state.in_bag
-                f["on_bag"] = put(on_bag, seat, 0)
-                f["in_bag"] = put(in_bag, seat, in_bag[seat] + banked)
+                w.on_bag = put(on_bag, seat, 0)
+                w.in_bag = put(in_bag, seat, in_bag[seat] + banked)
             status = put(status, seat, _WITHDRAWN)
-            f["status"] = status
+            w.status = status
             events = (shared(Withdrew, seat, banked), played)
         else:  # DOWN
             if status[seat] is _IN:
@@ -509,24 +554,23 @@ def _play(state: State, action: Action) -> State:
             _out(status[seat])
             events = (played,)
         fd = state.face_down_masks
-        f["face_down_masks"] = put(fd, seat, fd[seat] | bit)
+        w.face_down_masks = put(fd, seat, fd[seat] | bit)
     trick = trick + (play,)  # not +=, which would extend a forged state's list in place
-    f["trick"] = trick
+    w.trick = trick
     new_hands = [*hands]  # put() without a call: the hot path
     new_hands[seat] = hand ^ bit
-    f["hand_masks"] = tuple(new_hands)
-    f["supply"] = state.supply - gems
-    f["actor"] = seat + 1 if seat + 1 < t.players else 0
+    w.hand_masks = tuple(new_hands)
+    w.supply = state.supply - gems
+    w.actor = seat + 1 if seat + 1 < t.players else 0
     if kind is _K_WITHDRAW and _IN not in status:
-        w = draft_of(f, [*events])
+        w.events = [*events]
         abandon_trick(w)  # K13
         return w.freeze()
     if len(trick) == t.players:
-        w = draft_of(f, [*events])
+        w.events = [*events]
         resolve_trick(w)
         return w.freeze()
-    f["events"] = events
-    return from_fields(f)
+    return w.freeze_with(events)
 
 
 def _deal(state: State, action: Action) -> State:
@@ -537,23 +581,22 @@ def _deal(state: State, action: Action) -> State:
     if not pool & bit:
         raise _illegal(action, None, f"{card} is not in the dungeon deck")
     seat = state.actor
-    f = state.__dict__.copy()  # fields_of(state) without a call: the most frequent step
+    w = draft(state)
     new_hands = [*state.hand_masks]  # put() without a call: the most frequent step
     hand = new_hands[seat]
     new_hands[seat] = hand | bit
-    f["hand_masks"] = hands = tuple(new_hands)
+    w.hand_masks = hands = tuple(new_hands)
     size = hand.bit_count()
     # DEAL-2: usually the next seat is next; next_deal_target settles the other cases.
     if seat + 1 < len(hands) and hands[seat + 1].bit_count() == size:
-        f["actor"] = seat + 1
+        w.actor = seat + 1
     else:
         target = next_deal_target(hands, seat, size, state.tables.hand_size)
-        f["actor"] = target
+        w.actor = target
         if target < 0:
-            f["phase"] = _TRUMP_P
-    f["pool_mask"] = pool ^ bit
-    f["events"] = _DEALT[seat][card.index]
-    return from_fields(f)
+            w.phase = _TRUMP_P
+    w.pool_mask = pool ^ bit
+    return w.freeze_with(_DEALT[seat][card.index])
 
 
 def _trump(state: State, action: Action) -> State:
@@ -561,15 +604,14 @@ def _trump(state: State, action: Action) -> State:
     assert card is not None
     if not state.pool_mask & card.bit:
         raise _illegal(action, None, f"{card} is not in the dungeon deck")
-    f = fields_of(state)
-    f["pool_mask"] = state.pool_mask ^ card.bit
-    f["trump_index"] = card.index
+    w = draft(state)
+    w.pool_mask = state.pool_mask ^ card.bit
+    w.trump_index = card.index
     if state.leader < 0:
-        f["phase"], f["actor"] = _LEADER_P, -1
+        w.phase, w.actor = _LEADER_P, -1
     else:
-        f["phase"], f["actor"] = _PLAY_P, state.leader
-    f["events"] = _TRUMPED[card.index]
-    return from_fields(f)
+        w.phase, w.actor = _PLAY_P, state.leader
+    return w.freeze_with(_TRUMPED[card.index])
 
 
 def _leader(state: State, action: Action) -> State:
@@ -577,11 +619,10 @@ def _leader(state: State, action: Action) -> State:
     assert seat is not None
     if seat >= state.config.players:
         raise _illegal(action, None, f"there is no seat {seat} with {state.config.players} players")
-    f = fields_of(state)
-    f["leader"] = f["round_leader"] = f["actor"] = seat
-    f["phase"] = _PLAY_P
-    f["events"] = (LeaderChosen(seat),)
-    return from_fields(f)
+    w = draft(state)
+    w.leader = w.round_leader = w.actor = seat
+    w.phase = _PLAY_P
+    return w.freeze_with((LeaderChosen(seat),))
 
 
 def _cover(state: State, action: Action) -> State:
@@ -608,10 +649,9 @@ def _chest(state: State, action: Action) -> State:
 
 def _chest_choice(state: State, action: Action) -> State:
     if action.kind is _K_REVEAL:
-        f = fields_of(state)  # K22: another card; nothing else changes
-        f["phase"] = _CHEST_P
-        f["events"] = ()
-        return from_fields(f)
+        w = draft(state)  # K22: another card; nothing else changes
+        w.phase = _CHEST_P
+        return w.freeze_with(())
     w = draft(state)
     stop(w)
     return w.freeze()
@@ -622,9 +662,15 @@ def _chest_choice(state: State, action: Action) -> State:
 # -- sampling chance --------------------------------------------------------------------------
 
 
-def sample_chance(state: State, rng: random.Random) -> Action:
+@overload  # type: ignore[misc]  # one overload: see _bad_state
+def sample_chance(state: State, rng: random.Random) -> Action: ...
+
+
+def sample_chance(state: object, rng: random.Random) -> Action:
     """Return one outcome of the chance decision, drawn with the caller's generator according
     to :func:`chance_outcomes`."""
+    if type(state) is not State:  # see _bad_state
+        raise _bad_state(state)
     _check_rng(rng)
     if type(state) is not State:
         raise _bad_state(state)
@@ -652,9 +698,15 @@ def sample_chance(state: State, rng: random.Random) -> Action:
         raise _bad_state(state, exc) from None
 
 
-def resolve_chance(state: State, rng: random.Random) -> State:
+@overload  # type: ignore[misc]  # one overload: see _bad_state
+def resolve_chance(state: State, rng: random.Random) -> State: ...
+
+
+def resolve_chance(state: object, rng: random.Random) -> State:
     """Return the state after sampling chance decisions with ``rng`` until a player must
     decide or the game is over."""
+    if type(state) is not State:  # see _bad_state
+        raise _bad_state(state)
     _check_rng(rng)
     if type(state) is not State:
         raise _bad_state(state)

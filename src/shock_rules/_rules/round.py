@@ -95,25 +95,6 @@ def end_round(w: Work, reason: RoundEndReason) -> None:
     start_next_round(w)
 
 
-# What every round starts with (K26), per (seats, full chest deck): shared, immutable values.
-_FRESH: dict[tuple[int, tuple[int, ...]], dict[str, object]] = {}
-
-
-def _fresh_round(players: int, chest_counts: tuple[int, ...]) -> dict[str, object]:
-    key = (players, chest_counts)
-    fresh = _FRESH.get(key)
-    if fresh is None:
-        zeros = (0,) * players
-        no_chest = (0,) * len(chest_counts)
-        fresh = _FRESH[key] = {
-            "chest_deck": chest_counts, "chest_discard": no_chest, "chest_centre": no_chest,
-            "trump_index": -1, "discard_mask": 0, "face_down_masks": zeros,
-            "poison_masks": zeros, "covered_masks": zeros, "potion_masks": zeros,
-            "void_suits": zeros, "status": (Status.IN,) * players, "trick": (),
-            "trick_number": 1, "revealed": 0, "last_winner": -1,
-        }
-    return fresh
-
 
 def start_next_round(w: Work) -> None:
     """Set up the next round (K26) with its leader (K27); dealing follows as chance."""
@@ -129,7 +110,13 @@ def start_next_round(w: Work) -> None:
     # and the trump card.
     w.pool_mask = t.deck & ~held
     # The chest deck is complete again; play areas, statuses and the trick are cleared.
-    vars(w).update(_fresh_round(t.players, t.chest_counts))
+    zeros = (0,) * t.players
+    no_chest = (0,) * len(t.chest_counts)
+    w.chest_deck, w.chest_discard, w.chest_centre = t.chest_counts, no_chest, no_chest
+    w.trump_index, w.discard_mask, w.face_down_masks = -1, 0, zeros
+    w.poison_masks = w.covered_masks = w.potion_masks = w.void_suits = zeros
+    w.status, w.trick, w.trick_number = (Status.IN,) * t.players, (), 1
+    w.revealed, w.last_winner = 0, -1
     w.round += 1
     w.leader = leader
     w.round_leader = leader

@@ -9,10 +9,11 @@ card indexes (see ``shock_rules._rules.cards``); the methods and properties belo
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from typing import Final, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Final, Protocol, TypeVar, cast, overload
 
 import attrs
+from attrs import NOTHING
 
 from .._errors import InvalidArgumentError, InvalidStateError, check_seat, guards, quoted
 from .cards import CARDS, Card, Suit, cards_of, count_of
@@ -91,91 +92,219 @@ class PoisonCard:
     covered: bool
 
 
-def _eqfalse() -> object:
-    return attrs.field(eq=False, repr=False)
+_T = TypeVar("_T")
 
 
-# The state is a frozen attrs class whose fields live in its attribute dict, not in slots:
-# the engine's hot path derives the next state by copying the previous one's dict and
-# replacing a few entries (``draft.fields_of``/``draft.from_fields``), which measured 0.3 us
-# against 1.5 us for the frozen constructor (benchmarks/). Its one slot, ``_hash``, caches the hash
-# *outside* that dict, so a derived state never inherits its parent's hash; pickling leaves
-# it out too (``__getstate__``), as hashes of strings differ between processes.
-@attrs.frozen(repr=False, slots=False)
+# The constructor checks the kind of each field, in both builds, so that a state with a field
+# of the wrong kind cannot be made at all (``attrs.evolve(state, phase=None)`` raises): the
+# compiled build's fields are typed slots, which could not hold one. Values (a phase of 99, a
+# seat out of range, a tuple of the wrong length) are check_state's business.
+def _wrong(name: str, value: object, kind: str) -> InvalidStateError:
+    return InvalidStateError(
+        f"invalid state: its {name} must be {kind}, not {type(value).__name__} {quoted(value)}")
+
+
+def _int(name: str, value: object) -> int:
+    if type(value) is not int:  # not a bool either: a bool is no count, mask or seat
+        raise _wrong(name, value, "an int")
+    return value
+
+
+def _tuple(name: str, value: object) -> tuple[Any, ...]:
+    if type(value) is not tuple:
+        raise _wrong(name, value, "a tuple")
+    return value
+
+
+def _instance(name: str, value: object, kind: type[_T]) -> _T:
+    if not isinstance(value, kind):
+        raise _wrong(name, value, f"a {kind.__name__}")
+    return value
+
+
+# The state is one class for both builds, written so that the compiled build makes it a
+# native class: its fields are ``Final`` attributes, which compiled code reads at a fixed offset
+# instead of looking them up (about a fifth of a compiled playout went to such look-ups). In
+# the pure build it is a regular class whose fields live in its attribute dict: the engine
+# derives the next state by copying the previous one's dict (``draft.py``), which measured
+# 0.3 us against 1.5 us for the constructor. Its one slot there, ``_hash``, caches the hash
+# *outside* that dict, so a derived state never inherits its parent's hash.
 class State:
     """A complete game state: public facts and hidden cards alike.
 
     Raw fields hold bitmasks and indexes (suffixes ``_mask``/``_masks``/``_index``); the
     accessors below turn them into cards. Per-seat fields are tuples indexed by seat.
-    The hash is computed once per state and kept (transposition tables hash states often).
+    States are immutable; the hash is computed once per state and kept (transposition
+    tables hash states often). Equality leaves out :attr:`tables`, :attr:`events` and
+    :attr:`step`. ``attrs.fields``, ``attrs.evolve`` and ``attrs.asdict`` work on states.
     """
 
+    # The pure build's layout (mypyc ignores ``__slots__``: native attributes are slots).
     __slots__ = ("__dict__", "__weakref__", "_hash")
 
-    #: The game's configuration.
-    config: GameConfig
-    #: Lookup tables derived from the config (shared; not part of equality).
-    tables: Tables = attrs.field(eq=False, repr=False)
-    #: What the game waits for.
-    phase: Phase
-    #: The round, 1-5.
-    round: int
-    #: The trick within the round, from 1.
-    trick_number: int
-    #: The seat that opened the current trick, where its order of play starts (-1 before the
-    #: first leader is known). If it withdraws, the lead passes on: see :attr:`lead_seat`.
-    leader: int
-    #: The seat to decide (PLAY, COVER, CHEST_CHOICE) or the chest revealer (CHEST); else -1.
-    actor: int
-    #: The cards played into the current trick, in play order.
-    trick: tuple[Play, ...]
-    #: Each seat's hand.
-    hand_masks: tuple[int, ...]
-    #: Number cards not dealt this round (the dungeon deck, an unordered pool: K6).
-    pool_mask: int
-    #: The trump card's index, or -1 before it is revealed.
-    trump_index: int
-    #: The number-card discard pile (face-up and face-down cards).
-    discard_mask: int
-    #: Per seat, the cards it played face down this round (in the trick or the discard pile).
-    face_down_masks: tuple[int, ...]
-    #: Per seat: in the round, withdrawn or shocked.
-    status: tuple[Status, ...]
-    #: Per seat, gems on the bag (at risk).
-    on_bag: tuple[int, ...]
-    #: Per seat, gems in the bag (safe; the score).
-    in_bag: tuple[int, ...]
-    #: The supply's balance (K29; may go below zero).
-    supply: int
-    #: Per seat, poison number cards in its play area.
-    poison_masks: tuple[int, ...]
-    #: Per seat, which of those poison cards a potion covers.
-    covered_masks: tuple[int, ...]
-    #: Per seat, potion cards in its play area (used or stored).
-    potion_masks: tuple[int, ...]
-    #: Per seat, suits it showed it lacks this round (did not follow suit).
-    void_suits: tuple[int, ...]
-    #: Chest cards still in the chest deck, counted per kind of ``tables.chest_cards``.
-    chest_deck: tuple[int, ...]
-    #: Chest gem cards in the chest discard pile, per kind.
-    chest_discard: tuple[int, ...]
-    #: Chest poison cards in the centre of the table, per kind.
-    chest_centre: tuple[int, ...]
-    #: Chest cards revealed in the current challenge (0-3).
-    revealed: int
-    #: The last seat to win a trick this round, or -1 (K27).
-    last_winner: int
-    #: The leader of the round's first trick, or -1 before it is known (K27).
-    round_leader: int
-    #: What the step that produced this state caused (not part of equality).
-    events: tuple[Event, ...] = attrs.field(eq=False, repr=False)
-    #: How many actions (chance included) were applied since :func:`~shock_rules.new_game`;
-    #: history like :attr:`events`, so not part of equality. A state loaded from a position
-    #: starts at 0.
-    step: int = attrs.field(default=0, eq=False, repr=False)
+    _hash: int
+    #: What ``attrs.fields(State)`` reads (set below the class): type checkers then take a
+    #: state for an attrs instance in ``attrs.fields`` and ``attrs.asdict``.
+    __attrs_attrs__: ClassVar[tuple[attrs.Attribute[Any], ...]]
 
-    def __getstate__(self) -> dict[str, object]:
-        return self.__dict__
+    def __init__(
+        self,
+        config: object,
+        tables: object,
+        phase: object,
+        round: object,
+        trick_number: object,
+        leader: object,
+        actor: object,
+        trick: object,
+        hand_masks: object,
+        pool_mask: object,
+        trump_index: object,
+        discard_mask: object,
+        face_down_masks: object,
+        status: object,
+        on_bag: object,
+        in_bag: object,
+        supply: object,
+        poison_masks: object,
+        covered_masks: object,
+        potion_masks: object,
+        void_suits: object,
+        chest_deck: object,
+        chest_discard: object,
+        chest_centre: object,
+        revealed: object,
+        last_winner: object,
+        round_leader: object,
+        events: object,
+        step: object = 0,
+    ) -> None:
+        #: The game's configuration.
+        self.config: Final[GameConfig] = _instance("config", config, GameConfig)
+        #: Lookup tables derived from the config (shared; not part of equality).
+        self.tables: Final[Tables] = _instance("tables", tables, Tables)
+        #: What the game waits for.
+        self.phase: Final[Phase] = _instance("phase", phase, Phase)
+        #: The round, 1-5.
+        self.round: Final[int] = _int("round", round)
+        #: The trick within the round, from 1.
+        self.trick_number: Final[int] = _int("trick_number", trick_number)
+        #: The seat that opened the current trick, where its order of play starts (-1 before the
+        #: first leader is known). If it withdraws, the lead passes on: see :attr:`lead_seat`.
+        self.leader: Final[int] = _int("leader", leader)
+        #: The seat to decide (PLAY, COVER, CHEST_CHOICE) or the chest revealer (CHEST); else -1.
+        self.actor: Final[int] = _int("actor", actor)
+        #: The cards played into the current trick, in play order.
+        self.trick: Final[tuple[Play, ...]] = _tuple("trick", trick)
+        #: Each seat's hand.
+        self.hand_masks: Final[tuple[int, ...]] = _tuple("hand_masks", hand_masks)
+        #: Number cards not dealt this round (the dungeon deck, an unordered pool: K6).
+        self.pool_mask: Final[int] = _int("pool_mask", pool_mask)
+        #: The trump card's index, or -1 before it is revealed.
+        self.trump_index: Final[int] = _int("trump_index", trump_index)
+        #: The number-card discard pile (face-up and face-down cards).
+        self.discard_mask: Final[int] = _int("discard_mask", discard_mask)
+        #: Per seat, the cards it played face down this round (in the trick or the discard pile).
+        self.face_down_masks: Final[tuple[int, ...]] = _tuple("face_down_masks", face_down_masks)
+        #: Per seat: in the round, withdrawn or shocked.
+        self.status: Final[tuple[Status, ...]] = _tuple("status", status)
+        #: Per seat, gems on the bag (at risk).
+        self.on_bag: Final[tuple[int, ...]] = _tuple("on_bag", on_bag)
+        #: Per seat, gems in the bag (safe; the score).
+        self.in_bag: Final[tuple[int, ...]] = _tuple("in_bag", in_bag)
+        #: The supply's balance (K29; may go below zero).
+        self.supply: Final[int] = _int("supply", supply)
+        #: Per seat, poison number cards in its play area.
+        self.poison_masks: Final[tuple[int, ...]] = _tuple("poison_masks", poison_masks)
+        #: Per seat, which of those poison cards a potion covers.
+        self.covered_masks: Final[tuple[int, ...]] = _tuple("covered_masks", covered_masks)
+        #: Per seat, potion cards in its play area (used or stored).
+        self.potion_masks: Final[tuple[int, ...]] = _tuple("potion_masks", potion_masks)
+        #: Per seat, suits it showed it lacks this round (did not follow suit).
+        self.void_suits: Final[tuple[int, ...]] = _tuple("void_suits", void_suits)
+        #: Chest cards still in the chest deck, counted per kind of ``tables.chest_cards``.
+        self.chest_deck: Final[tuple[int, ...]] = _tuple("chest_deck", chest_deck)
+        #: Chest gem cards in the chest discard pile, per kind.
+        self.chest_discard: Final[tuple[int, ...]] = _tuple("chest_discard", chest_discard)
+        #: Chest poison cards in the centre of the table, per kind.
+        self.chest_centre: Final[tuple[int, ...]] = _tuple("chest_centre", chest_centre)
+        #: Chest cards revealed in the current challenge (0-3).
+        self.revealed: Final[int] = _int("revealed", revealed)
+        #: The last seat to win a trick this round, or -1 (K27).
+        self.last_winner: Final[int] = _int("last_winner", last_winner)
+        #: The leader of the round's first trick, or -1 before it is known (K27).
+        self.round_leader: Final[int] = _int("round_leader", round_leader)
+        #: What the step that produced this state caused (not part of equality).
+        self.events: Final[tuple[Event, ...]] = _tuple("events", events)
+        #: How many actions (chance included) were applied since :func:`~shock_rules.new_game`;
+        #: history like :attr:`events`, so not part of equality. A state loaded from a position
+        #: starts at 0.
+        self.step: Final[int] = _int("step", step)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    def _key(self) -> tuple[object, ...]:
+        """The fields that take part in equality and the hash."""
+        return (
+            self.config, self.phase, self.round, self.trick_number, self.leader, self.actor,
+            self.trick, self.hand_masks, self.pool_mask, self.trump_index, self.discard_mask,
+            self.face_down_masks, self.status, self.on_bag, self.in_bag, self.supply,
+            self.poison_masks, self.covered_masks, self.potion_masks, self.void_suits,
+            self.chest_deck, self.chest_discard, self.chest_centre, self.revealed, self.last_winner,
+            self.round_leader,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not State:
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        if type(other) is not State:
+            return NotImplemented
+        return not (self is other or self._key() == other._key())
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:  # the first hash of this state: 2.4 us, against 0.05 us
+            h = hash(self._key())
+            object.__setattr__(self, "_hash", h)
+            return h
+
+    def replace(self, **changes: object) -> State:
+        """Return a copy of this state with the fields named in ``changes`` changed, as
+        ``attrs.evolve`` does, but typed for type checkers (which do not take ``State`` for an
+        attrs class). For tests and hand-made positions: the result is not checked beyond
+        the kinds of its fields (see :func:`~shock_rules.check_state`).
+
+        Raise :class:`~shock_rules.InvalidArgumentError` for a name that is no field, and
+        :class:`~shock_rules.InvalidStateError` for a value of the wrong kind.
+        """
+        unknown = sorted(set(changes) - _FIELD_NAMES)
+        if unknown:
+            raise InvalidArgumentError(
+                f"invalid field {quoted(unknown[0])}: a State has no such field")
+        fields = {name: getattr(self, name) for name, _ in FIELDS}
+        fields.update(changes)
+        return State(**fields)
+
+    def __replace__(self, **changes: object) -> State:
+        # ``copy.replace`` (Python 3.13) calls this (a method: mypyc compiles no alias).
+        return self.replace(**changes)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # By the constructor, so that the hash is never pickled (hashes of strings differ
+        # between processes) and a pickle loads in either build.
+        return (State, (
+            self.config, self.tables, self.phase, self.round, self.trick_number, self.leader,
+            self.actor, self.trick, self.hand_masks, self.pool_mask, self.trump_index,
+            self.discard_mask, self.face_down_masks, self.status, self.on_bag, self.in_bag,
+            self.supply, self.poison_masks, self.covered_masks, self.potion_masks, self.void_suits,
+            self.chest_deck, self.chest_discard, self.chest_centre, self.revealed, self.last_winner,
+            self.round_leader, self.events, self.step,
+        ))
 
     def __repr__(self) -> str:
         try:
@@ -190,34 +319,45 @@ class State:
     # -- readable accessors --------------------------------------------------------------------
 
     @property
-    @guards("state")
     def players(self) -> int:
         """The number of seats."""
+        return self._players()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _players(self) -> int:
         return self.config.players
 
     @property
-    @guards("state")
     def trump(self) -> Card | None:
         """The trump card, or ``None`` before it is revealed."""
+        return self._trump()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _trump(self) -> Card | None:
         return CARDS[self.trump_index] if self.trump_index >= 0 else None
 
     @property
-    @guards("state")
     def trump_suit(self) -> Suit | None:
         """The trump suit, or ``None`` before the trump card is revealed."""
+        return self._trump_suit()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _trump_suit(self) -> Suit | None:
         return CARDS[self.trump_index].suit if self.trump_index >= 0 else None
 
     @property
-    @guards("state")
     def lead_suit(self) -> Suit | None:
         """The suit of the first face-up card of the current trick, if any (K8)."""
+        return self._lead_suit()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _lead_suit(self) -> Suit | None:
         for p in self.trick:
             if p.face_up:
                 return p.card.suit
         return None
 
     @property
-    @guards("state")
     def lead_seat(self) -> int:
         """The leader of the current trick in the rulebook's sense, or -1 outside a trick.
 
@@ -227,20 +367,36 @@ class State:
         the seat that played the first one; before, the first seat from :attr:`leader`
         clockwise that is still in the round.
         """
+        return self._lead_seat()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _lead_seat(self) -> int:
         return _lead_seat(self.phase, self.leader, self.trick, self.status)
 
+    # The seat accessors take ``seat: object`` and check it (check_seat): the compiled build
+    # would check an ``int`` argument itself and raise TypeError, not InvalidArgumentError.
+    # One overload each gives type checkers the real type; mypy asks for two ("misc").
+    @overload  # type: ignore[misc]
+    def hand(self, seat: int) -> tuple[Card, ...]: ...
+
     @guards("state")
-    def hand(self, seat: int) -> tuple[Card, ...]:
+    def hand(self, seat: object) -> tuple[Card, ...]:
         """Return a seat's hand, in card order."""
         return cards_of(self.hand_masks[check_seat(seat, self.config.players)])
 
+    @overload  # type: ignore[misc]  # one overload: see hand
+    def hand_size(self, seat: int) -> int: ...
+
     @guards("state")
-    def hand_size(self, seat: int) -> int:
+    def hand_size(self, seat: object) -> int:
         """Return how many cards a seat holds."""
         return count_of(self.hand_masks[check_seat(seat, self.config.players)])
 
+    @overload  # type: ignore[misc]  # one overload: see hand
+    def seat_status(self, seat: int) -> Status: ...
+
     @guards("state")
-    def seat_status(self, seat: int) -> Status:
+    def seat_status(self, seat: object) -> Status:
         """Return whether a seat is in the round, withdrawn or shocked."""
         return self.status[check_seat(seat, self.config.players)]
 
@@ -249,8 +405,11 @@ class State:
         """Return the seats still in the round."""
         return tuple(i for i, s in enumerate(self.status) if s is Status.IN)
 
+    @overload  # type: ignore[misc]  # one overload: see hand
+    def poisons(self, seat: int) -> tuple[PoisonCard, ...]: ...
+
     @guards("state")
-    def poisons(self, seat: int) -> tuple[PoisonCard, ...]:
+    def poisons(self, seat: object) -> tuple[PoisonCard, ...]:
         """Return the poison number cards in front of a seat, covered or not."""
         ed = self.config.edition
         seat = check_seat(seat, self.config.players)
@@ -259,19 +418,28 @@ class State:
             for c in cards_of(self.poison_masks[seat])
         )
 
+    @overload  # type: ignore[misc]  # one overload: see hand
+    def potions(self, seat: int) -> tuple[Card, ...]: ...
+
     @guards("state")
-    def potions(self, seat: int) -> tuple[Card, ...]:
+    def potions(self, seat: object) -> tuple[Card, ...]:
         """Return the potion cards in front of a seat (used and stored)."""
         return cards_of(self.potion_masks[check_seat(seat, self.config.players)])
 
+    @overload  # type: ignore[misc]  # one overload: see hand
+    def stored_potions(self, seat: int) -> int: ...
+
     @guards("state")
-    def stored_potions(self, seat: int) -> int:
+    def stored_potions(self, seat: object) -> int:
         """Return how many potions a seat keeps for later (K16)."""
         seat = check_seat(seat, self.config.players)
         return count_of(self.potion_masks[seat]) - count_of(self.covered_masks[seat])
 
+    @overload  # type: ignore[misc]  # one overload: see hand
+    def poison_count(self, seat: int, poison: str) -> int: ...
+
     @guards("state")
-    def poison_count(self, seat: int, poison: str) -> int:
+    def poison_count(self, seat: object, poison: str) -> int:
         """Return a seat's count of a poison type (K15): its uncovered poison cards of the
         type plus the chest poison cards of the type in the centre.
 
@@ -293,26 +461,38 @@ class State:
         )
 
     @property
-    @guards("state")
     def discard(self) -> tuple[Card, ...]:
         """Return the number-card discard pile (face-up and face-down cards)."""
+        return self._discard()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _discard(self) -> tuple[Card, ...]:
         return cards_of(self.discard_mask)
 
+    @overload  # type: ignore[misc]  # one overload: see hand
+    def face_down(self, seat: int) -> tuple[Card, ...]: ...
+
     @guards("state")
-    def face_down(self, seat: int) -> tuple[Card, ...]:
+    def face_down(self, seat: object) -> tuple[Card, ...]:
         """Return the cards a seat played face down this round (trick or discard pile)."""
         return cards_of(self.face_down_masks[check_seat(seat, self.config.players)])
 
     @property
-    @guards("state")
     def deck_size(self) -> int:
         """The number of cards in the dungeon deck."""
+        return self._deck_size()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _deck_size(self) -> int:
         return count_of(self.pool_mask)
 
     @property
-    @guards("state")
     def chest_deck_size(self) -> int:
         """The number of cards in the chest deck."""
+        return self._chest_deck_size()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _chest_deck_size(self) -> int:
         return sum(self.chest_deck)
 
     def _chest_list(self, counts: tuple[int, ...]) -> tuple[ChestCard, ...]:
@@ -329,27 +509,39 @@ class State:
         )
 
     @property
-    @guards("state")
     def chest_centre_cards(self) -> tuple[ChestCard, ...]:
         """The chest poison cards in the centre of the table."""
+        return self._chest_centre_cards()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _chest_centre_cards(self) -> tuple[ChestCard, ...]:
         return self._chest_list(self.chest_centre)
 
     @property
-    @guards("state")
     def chest_discard_cards(self) -> tuple[ChestCard, ...]:
         """The chest gem cards in the chest discard pile."""
+        return self._chest_discard_cards()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _chest_discard_cards(self) -> tuple[ChestCard, ...]:
         return self._chest_list(self.chest_discard)
 
     @property
-    @guards("state")
     def chest_deck_cards(self) -> tuple[ChestCard, ...]:
         """The chest cards still in the chest deck (public: K34)."""
+        return self._chest_deck_cards()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _chest_deck_cards(self) -> tuple[ChestCard, ...]:
         return self._chest_list(self.chest_deck)
 
     @property
-    @guards("state")
     def trick_gems(self) -> int:
         """The gems on the cards of the current trick."""
+        return self._trick_gems()
+
+    @guards("state")  # under a method: mypyc compiles no decorator under a property
+    def _trick_gems(self) -> int:
         return sum(p.gems for p in self.trick)
 
 
@@ -380,30 +572,90 @@ def _lead_seat(
     return -1
 
 
-# attrs' hash of the fields that take part in equality, computed on a state's first hash and
-# then kept in its ``_hash`` slot: 2.4 us against 0.05 us for a cached one.
-_fields_hash: Final = State.__hash__
-_get_hash: Final = State._hash.__get__  # type: ignore[attr-defined]
-_set_hash: Final = State._hash.__set__  # type: ignore[attr-defined]
+#: Whether :class:`State` is a native class (the compiled build), with no attribute dict.
+NATIVE: Final = "__dict__" not in vars(State)
 
+#: State's fields, in the constructor's order, with their types as annotated.
+FIELDS: Final[tuple[tuple[str, str], ...]] = (
+    ("config", "GameConfig"),
+    ("tables", "Tables"),
+    ("phase", "Phase"),
+    ("round", "int"),
+    ("trick_number", "int"),
+    ("leader", "int"),
+    ("actor", "int"),
+    ("trick", "tuple[Play, ...]"),
+    ("hand_masks", "tuple[int, ...]"),
+    ("pool_mask", "int"),
+    ("trump_index", "int"),
+    ("discard_mask", "int"),
+    ("face_down_masks", "tuple[int, ...]"),
+    ("status", "tuple[Status, ...]"),
+    ("on_bag", "tuple[int, ...]"),
+    ("in_bag", "tuple[int, ...]"),
+    ("supply", "int"),
+    ("poison_masks", "tuple[int, ...]"),
+    ("covered_masks", "tuple[int, ...]"),
+    ("potion_masks", "tuple[int, ...]"),
+    ("void_suits", "tuple[int, ...]"),
+    ("chest_deck", "tuple[int, ...]"),
+    ("chest_discard", "tuple[int, ...]"),
+    ("chest_centre", "tuple[int, ...]"),
+    ("revealed", "int"),
+    ("last_winner", "int"),
+    ("round_leader", "int"),
+    ("events", "tuple[Event, ...]"),
+    ("step", "int"),
+)
+_FIELD_NAMES: Final = frozenset(name for name, _ in FIELDS)
+#: The fields that equality and the hash leave out (shared tables and history).
+_NOT_EQ: Final = frozenset({"tables", "events", "step"})
 
-def _cached_hash(self: State) -> int:
-    try:
-        return _get_hash(self)  # type: ignore[no-any-return]
-    except AttributeError:  # the first hash of this state
-        h: int = _fields_hash(self)
-        _set_hash(self, h)
-        return h
-
-
-State.__hash__ = _cached_hash  # type: ignore[assignment,method-assign]
+# ``attrs.fields(State)`` and so ``attrs.evolve`` and ``attrs.asdict`` read this description,
+# made by attrs from the same fields (set by name: mypyc compiles no assignment to it).
+_SPEC: Final[dict[str, object]] = {}
+for _name, _kind in FIELDS:
+    _SPEC[_name] = attrs.field(type=cast(Any, _kind), eq=_name not in _NOT_EQ,
+                               repr=_name not in _NOT_EQ, default=0 if _name == "step" else NOTHING)
+setattr(State, "__attrs_attrs__", getattr(  # noqa: B009, B010
+    attrs.make_class("State", _SPEC, frozen=True),
+    "__attrs_attrs__"))
 
 _new = object.__new__
-# The setter of State's ``__dict__`` slot, called directly: 20% faster than
-# ``object.__setattr__(s, "__dict__", ...)``, which looks the slot up on every call.
-_set_dict: Final = next(
-    k.__dict__["__dict__"] for k in State.__mro__ if "__dict__" in k.__dict__
-).__set__
+
+
+class _Blank:
+    """An object that takes any attribute (see :func:`_pure_init`)."""
+
+
+def _set_dict_unavailable(state: State, fields: dict[str, object]) -> None:
+    raise TypeError("a native State has no attribute dict")
+
+
+if NATIVE:
+    _set_dict: Callable[[State, dict[str, object]], None] = _set_dict_unavailable
+else:
+    # The setter of State's ``__dict__`` slot, called directly: 20% faster than
+    # ``object.__setattr__(s, "__dict__", ...)``, which looks the slot up on every call.
+    _set_dict = next(
+        k.__dict__["__dict__"] for k in State.__mro__ if "__dict__" in k.__dict__
+    ).__set__
+    _init = State.__init__
+
+    def _pure_init(self: State, *args: Any, **kwargs: Any) -> None:
+        # The pure build's constructor: the class's own ``__init__`` writes its fields on a
+        # blank object (``State.__setattr__`` refuses every write), whose dict becomes the
+        # state's.
+        blank = _new(_Blank)
+        _init(blank, *args, **kwargs)  # type: ignore[arg-type]
+        _set_dict(self, blank.__dict__)
+
+    def _refuse_delete(self: State, name: str) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    # By setattr: mypy refuses an assignment to a method.
+    setattr(State, "__init__", _pure_init)  # noqa: B010
+    setattr(State, "__delattr__", _refuse_delete)  # noqa: B010
 
 
 def expect_state(value: object) -> None:
