@@ -1,16 +1,14 @@
-"""Deriving the next state: a draft of it, used while one step resolves a trick, a chest
-challenge or a round change, the dict path of the frequent steps, and shared events
-(internal).
+"""Deriving the next state: the draft every step changes and freezes, the fast path from a
+dict of fields, and shared events (internal).
 
-The frequent steps (a card played mid-trick, a card dealt) build the next :class:`State`
-directly; the rarer, many-sided steps copy the state's fields into a :class:`Work`, let the
-rule modules change them, and freeze the result once.
-
-A draft *is* a copy of the state's attribute dict under the same field names, with the step's
-events in a list: making one is a dict copy and freezing it hands the dict to the new state.
-Per-seat fields stay tuples; a rule changes one seat's entry with :func:`put` (a few hundred
-nanoseconds), which measured cheaper than converting every per-seat field to a list and back
-on each step (about 2 us, see ``benchmarks/``).
+Every step copies the state's fields into a :class:`Work` (:func:`draft`), lets the rule
+modules change them, and freezes the result once (:meth:`Work.freeze`,
+:meth:`Work.freeze_with`). In the compiled build both classes are native and the draft copies
+the fields one by one; in the pure build a draft *is* a copy of the state's attribute dict,
+handed on to the next state when it is frozen. Per-seat fields stay tuples; a rule changes one
+seat's entry with :func:`put` (a few hundred nanoseconds), which measured cheaper than
+converting every per-seat field to a list and back on each step (about 2 us, see
+``benchmarks/``).
 """
 
 from __future__ import annotations
