@@ -4,8 +4,8 @@
 Takes positions of random games (every phase, 3-5 players), forges each field of each one with
 bad values (``attrs.evolve``: what no step makes), calls the public readers of a state on it
 and records what each does: a result, a typed error (its class), a raw exception or a hang.
-A value of the wrong kind for its field makes no state at all: the case records what the
-constructor raised, under the reader name ``State``.
+In the compiled build a value of the wrong kind for its field makes no state at all: the case
+records what the constructor raised, under the reader name ``State``.
 With ``--other`` it runs itself in that interpreter too (say, an environment with the compiled
 build) and prints where the two differ, by function, field and outcome.
 
@@ -127,7 +127,7 @@ def sweep(games: int, seed: int) -> dict[str, str]:
                     key = f"{i}|{orig.phase.name}|{field.name}|{j}"
                     try:
                         s = evolve(orig, **{field.name: bad})
-                    except sr.ShockError as exc:  # a field of the wrong kind: no state is made
+                    except sr.ShockError as exc:  # the compiled build: a field of the wrong kind
                         out[f"{key}|State"] = type(exc).__name__
                         continue
                     except Exception as exc:

@@ -95,31 +95,34 @@ class PoisonCard:
 _T = TypeVar("_T")
 
 
-# The constructor checks the kind of each field, in both builds, so that a state with a field
-# of the wrong kind cannot be made at all (``attrs.evolve(state, phase=None)`` raises): the
-# compiled build's fields are typed slots, which could not hold one. Values (a phase of 99, a
-# seat out of range, a tuple of the wrong length) are check_state's business.
+# The compiled build's constructor checks the kind of each field, so that a state with a field
+# of the wrong kind cannot be made there (``attrs.evolve(state, phase=None)`` raises
+# InvalidStateError): its fields are typed slots, which could not hold one, and mypyc's own
+# check would raise a plain TypeError. The pure build keeps what it is given, as it always did:
+# such a state is made, and every public function that reads it raises InvalidStateError (see
+# the guide's *Bad input*). Values (a phase of 99, a seat out of range, a tuple of the wrong
+# length) are check_state's business in both builds.
 def _wrong(name: str, value: object, kind: str) -> InvalidStateError:
     return InvalidStateError(
         f"invalid state: its {name} must be {kind}, not {type(value).__name__} {quoted(value)}")
 
 
 def _int(name: str, value: object) -> int:
-    if type(value) is not int:  # not a bool either: a bool is no count, mask or seat
+    if NATIVE and type(value) is not int:  # not a bool either: no count, mask or seat
         raise _wrong(name, value, "an int")
-    return value
+    return value  # type: ignore[return-value]  # checked in the compiled build (see above)
 
 
 def _tuple(name: str, value: object) -> tuple[Any, ...]:
-    if type(value) is not tuple:
+    if NATIVE and type(value) is not tuple:
         raise _wrong(name, value, "a tuple")
-    return value
+    return value  # type: ignore[return-value]  # checked in the compiled build (see above)
 
 
 def _instance(name: str, value: object, kind: type[_T]) -> _T:
-    if not isinstance(value, kind):
+    if NATIVE and not isinstance(value, kind):
         raise _wrong(name, value, f"a {kind.__name__}")
-    return value
+    return value  # type: ignore[return-value]  # checked in the compiled build (see above)
 
 
 # The state is one class for both builds, written so that the compiled build makes it a
