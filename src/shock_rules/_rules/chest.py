@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from .bits import put
 from .draft import Work, shared
 from .events import ChestRevealed, ChestStopped, GemsGained
 from .round import finish_trick
 from .state import Phase, Status
 
-_IN = Status.IN
-_CHOICE = Phase.CHEST_CHOICE
-_CHEST = Phase.CHEST
+_IN: Final = Status.IN
+_CHOICE: Final = Phase.CHEST_CHOICE
+_CHEST: Final = Phase.CHEST
 
-MAX_REVEALS = 3  # K22: the mandatory card and up to two optional ones
+MAX_REVEALS: Final = 3  # K22: the mandatory card and up to two optional ones
 
 
 def start_challenge(w: Work, seat: int) -> None:

@@ -23,8 +23,8 @@ from .state import FIELDS, NATIVE, Phase, Play, State, Status, _set_dict, _set_d
 from .tables import Tables
 
 _E = TypeVar("_E", bound=Event)
-_IN = Status.IN
-_new = object.__new__
+_IN: Final = Status.IN
+_new: Final = object.__new__
 
 
 # These helpers live here, not in state.py or events.py, because this module is compiled in
@@ -51,7 +51,7 @@ def fields_of(state: State) -> dict[str, object]:
 
 # Events are immutable values, so the engine reuses the frequent ones instead of building
 # each anew (an attrs constructor costs ~0.3 us; a trick or a chest reveal makes several).
-_SHARED: dict[tuple[object, ...], Event] = {}
+_SHARED: Final[dict[tuple[object, ...], Event]] = {}
 
 
 def shared(cls: type[_E], *args: object) -> _E:

@@ -51,11 +51,11 @@ from .events import (
     TrumpRevealed,
     Withdrew,
 )
-from .pick import pick, picker
+from .pick import pick, pick_pair, picker
 from .poison import cover
 from .probability import fraction as _fraction
 from .round import next_deal_target
-from .state import CHANCE, ChanceMarker, Phase, Play, State, Status
+from .state import CHANCE, NATIVE, ChanceMarker, Phase, Play, State, Status
 from .tables import Tables, tables_for
 from .trick import abandon_trick, resolve_trick
 
@@ -84,13 +84,25 @@ _IN: Final = Status.IN
 _WITHDRAWN: Final = Status.WITHDRAWN
 _SHOCKED: Final = Status.SHOCKED
 # Enum members bound once: attribute access on an Enum class costs ~80 ns in Python 3.11.
-_DEAL_P, _TRUMP_P, _LEADER_P, _PLAY_P = Phase.DEAL, Phase.TRUMP, Phase.LEADER, Phase.PLAY
-_COVER_P, _CHEST_P, _CHOICE_P, _OVER_P = Phase.COVER, Phase.CHEST, Phase.CHEST_CHOICE, Phase.OVER
-_K_PLAY, _K_WITHDRAW, _K_DOWN = ActionKind.PLAY, ActionKind.WITHDRAW, ActionKind.DOWN
-_K_REVEAL = ActionKind.REVEAL
+# Each one ``Final``, as every module constant of the compiled modules: the compiled build keeps
+# a ``Final`` name in a C variable, and looks any other one up in the module's dict (~20 ns).
+_DEAL_P: Final = Phase.DEAL
+_TRUMP_P: Final = Phase.TRUMP
+_LEADER_P: Final = Phase.LEADER
+_PLAY_P: Final = Phase.PLAY
+_COVER_P: Final = Phase.COVER
+_CHEST_P: Final = Phase.CHEST
+_CHOICE_P: Final = Phase.CHEST_CHOICE
+_OVER_P: Final = Phase.OVER
+_K_PLAY: Final = ActionKind.PLAY
+_K_WITHDRAW: Final = ActionKind.WITHDRAW
+_K_DOWN: Final = ActionKind.DOWN
+_K_REVEAL: Final = ActionKind.REVEAL
+#: :class:`Action`, which ``apply`` tests every action against (a Final name: see above).
+_ACTION: Final = Action
 # Plays and events are immutable values: the frequent ones are made once and reused. Face-up
 # plays are keyed by (seat, card bit, gems), face-down ones by (seat, card bit, gems, False).
-_PLAYED: dict[tuple[int, ...], tuple[Play, CardPlayed]] = {}
+_PLAYED: Final[dict[tuple[int, ...], tuple[Play, CardPlayed]]] = {}
 
 
 def _played(seat: int, card: Card, face_up: bool, gems: int) -> tuple[Play, CardPlayed]:
@@ -294,6 +306,8 @@ def legal_actions(state: object) -> tuple[Action, ...]:
                         if follow:
                             plays = follow  # K9: must follow suit
                         break
+                if NATIVE:  # one walk over the bits, in C (see pick_pair)
+                    return pick_pair(PLAY, plays, WITHDRAW, hand)
                 return _PLAYS(plays) + _WITHDRAWALS(hand)
             _out(status)
             return _DOWNS(hand)
@@ -444,7 +458,7 @@ def apply(state: object, action: Action, seat: object = None) -> State:
     """
     if type(state) is not State:  # see _bad_state
         raise _bad_state(state)
-    if type(action) is not Action:
+    if type(action) is not _ACTION:
         raise IllegalActionError(
             f"{quoted(action)} is not an Action (parse text with parse_action)")
     try:

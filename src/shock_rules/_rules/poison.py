@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from .bits import iter_bits, put
 from .cards import CARDS
 from .chest import start_challenge
@@ -10,7 +12,7 @@ from .events import PoisonCovered
 from .round import finish_trick
 from .state import Phase, Status
 
-_IN = Status.IN
+_IN: Final = Status.IN
 
 
 def apply_potions(w: Work, seat: int) -> None:

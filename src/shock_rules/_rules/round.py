@@ -6,13 +6,15 @@ variants), K27 (next round's leader), K28 (end of game).
 
 from __future__ import annotations
 
+from typing import Final
+
 from .config import ROUNDS, Variant
 from .draft import Work, shared
 from .events import GameEnded, GemsBanked, RoundEnded, RoundEndReason, RoundStarted
 from .state import Phase, Status
 
-_IN = Status.IN
-_PLAY = Phase.PLAY
+_IN: Final = Status.IN
+_PLAY: Final = Phase.PLAY
 
 
 def deal_target(hands: tuple[int, ...], hand_size: int) -> int:
