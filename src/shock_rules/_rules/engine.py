@@ -120,6 +120,9 @@ _TRUMPED: Final = tuple((TrumpRevealed(c),) for c in CARDS)
 # Legal actions of each card kind, picked by card mask (see _pick.py).
 _PLAYS: Final = picker(PLAY)
 _WITHDRAWALS: Final = picker(WITHDRAW)
+# The two tables themselves, for the compiled build's pick_pair (Final: see _DEAL_P).
+_PLAY_TABLE: Final = PLAY
+_WITHDRAW_TABLE: Final = WITHDRAW
 _DOWNS: Final = picker(DOWN)
 _COVERS: Final = picker(COVER)
 _DEALS: Final = picker(DEAL)
@@ -307,7 +310,7 @@ def legal_actions(state: object) -> tuple[Action, ...]:
                             plays = follow  # K9: must follow suit
                         break
                 if NATIVE:  # one walk over the bits, in C (see pick_pair)
-                    return pick_pair(PLAY, plays, WITHDRAW, hand)
+                    return pick_pair(_PLAY_TABLE, plays, _WITHDRAW_TABLE, hand)
                 return _PLAYS(plays) + _WITHDRAWALS(hand)
             _out(status)
             return _DOWNS(hand)

@@ -93,6 +93,9 @@ class PoisonCard:
 
 
 _T = TypeVar("_T")
+#: The class the constructor tests a config against, as a ``Final`` name: the compiled build
+#: would look the imported name up in the module's dict at every step.
+_GAME_CONFIG: Final = GameConfig
 
 
 # The compiled build's constructor checks the kind of each field, so that a state with a field
@@ -183,7 +186,7 @@ class State:
         step: object = 0,
     ) -> None:
         #: The game's configuration.
-        self.config: Final[GameConfig] = _instance("config", config, GameConfig)
+        self.config: Final[GameConfig] = _instance("config", config, _GAME_CONFIG)
         #: Lookup tables derived from the config (shared; not part of equality).
         self.tables: Final[Tables] = _instance("tables", tables, Tables)
         #: What the game waits for.
