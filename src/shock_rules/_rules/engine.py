@@ -359,7 +359,7 @@ def chance_outcomes(state: object) -> tuple[tuple[Action, Fraction], ...]:
             return pick(_TRUMP_PAIRS[pool.bit_count()], pool)
         if phase is _CHEST_P:
             return _chest_outcomes(state.tables, state.chest_deck)
-        if phase is Phase.LEADER:
+        if phase is _LEADER_P:
             n = state.config.players
             return tuple((a, _fraction(1, n)) for a in LEADER[:n])
         if phase is _PLAY_P or phase is _OVER_P or phase is _CHOICE_P or phase is _COVER_P:
@@ -689,15 +689,13 @@ def sample_chance(state: object, rng: random.Random) -> Action:
     if type(state) is not State:  # see _bad_state
         raise _bad_state(state)
     _check_rng(rng)
-    if type(state) is not State:
-        raise _bad_state(state)
     try:
         phase = state.phase
-        if phase is Phase.DEAL:
+        if phase is _DEAL_P:
             return rng.choice(_DEALS(_pool(state)))
-        if phase is Phase.TRUMP:
+        if phase is _TRUMP_P:
             return rng.choice(_TRUMPS(_pool(state)))
-        if phase is Phase.CHEST:
+        if phase is _CHEST_P:
             deck = state.chest_deck
             if type(deck) is not tuple:  # as the compiled build reads it (a forged list)
                 raise TypeError(f"chest_deck {quoted(deck)} is no tuple")
@@ -705,8 +703,8 @@ def sample_chance(state: object, rng: random.Random) -> Action:
                 raise ValueError(f"chest_deck {quoted(deck)} holds a count below zero")
             kinds = [i for i, n in enumerate(deck) if n]
             i = rng.choices(kinds, weights=[deck[k] for k in kinds])[0]
-            return Action.chest(state.tables.chest_cards[i])
-        if phase is Phase.LEADER:
+            return _ACTION.chest(state.tables.chest_cards[i])
+        if phase is _LEADER_P:
             return LEADER[rng.randrange(state.config.players)]
         raise IllegalActionError(f"no chance decision is pending: {_expected(state)}")
     except ShockError:
@@ -725,8 +723,6 @@ def resolve_chance(state: object, rng: random.Random) -> State:
     if type(state) is not State:  # see _bad_state
         raise _bad_state(state)
     _check_rng(rng)
-    if type(state) is not State:
-        raise _bad_state(state)
     while is_chance(state):  # which turns a corrupt phase into InvalidStateError
         state = apply(state, sample_chance(state, rng))
     return state
@@ -748,7 +744,7 @@ def random_playout(
         raise InvalidArgumentError(
             f"invalid actions: expected a list to append to, not {type(actions).__name__}")
     state = new_game(config)
-    while state.phase is not Phase.OVER:
+    while state.phase is not _OVER_P:
         if _IS_CHANCE[state.phase]:
             action = sample_chance(state, rng)
         else:
