@@ -209,6 +209,33 @@ def test_check_state_refuses_tables_that_only_claim_to_be_equal() -> None:
         check_state(forge(PLAY, tables=other))
 
 
+def test_check_state_takes_tables_equal_to_the_configs_after_the_cache_let_them_go() -> None:
+    # tables_for keeps the tables of 64 configs: a state may outlive its tables' cache entry.
+    from shock_rules._rules.check import _TABLE_FIELDS
+    from shock_rules._rules.tables import Tables, tables_for
+
+    assert {*_TABLE_FIELDS, "chest_outcomes"} == set(Tables.__annotations__)
+    state = sr.apply_all(START, "play 10H")
+    tables_for.cache_clear()
+    assert state.tables is not tables_for(state.config)
+    check_state(state)
+    fields: dict[str, Any] = {name: getattr(state.tables, name) for name in _TABLE_FIELDS}
+    for name, changed in (("supply", state.tables.supply + 1), ("deck", 1), ("icons", ())):
+        other = Tables(**{**fields, name: changed})
+        with pytest.raises(InvalidStateError, match="tables do not match"):
+            check_state(state.replace(tables=other))
+
+
+def test_check_state_refuses_events_that_are_not_a_tuple_of_events() -> None:
+    events: object
+    for events in ([], ("no event",), (None,)):
+        # The compiled build's constructor refuses a list already (see above).
+        if sr.COMPILED and type(events) is not tuple:
+            continue
+        with pytest.raises(InvalidStateError, match="events must be a tuple of events"):
+            check_state(forge(PLAY, events=events))
+
+
 VIEW = sr.view(PLAY, 2)
 
 

@@ -32,6 +32,13 @@ def test_pick_gives_the_entries_of_the_mask_in_card_order(mask: int) -> None:
     assert pick(TABLE, mask) == _plain(mask)
 
 
+@pytest.mark.parametrize("mask", [-1, -(1 << 43), 1 << NUM_CARDS, 1 << 10_000])
+def test_picker_refuses_a_mask_that_holds_no_cards_of_the_table(mask: int) -> None:
+    # A forged hand: a negative one must not read as a hand of every card.
+    with pytest.raises((ValueError, IndexError)):
+        PICK(mask)
+
+
 def test_pick_of_an_empty_mask_is_empty() -> None:
     assert PICK(0) == () and pick(TABLE, 0) == ()
 

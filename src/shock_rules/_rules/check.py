@@ -13,6 +13,7 @@ from typing import Any, Final
 from .._errors import InvalidStateError, quoted
 from .cards import CARDS, Card, Suit
 from .config import ROUNDS, GameConfig, Variant
+from .events import Event
 from .round import deal_target
 from .state import Phase, Play, State, Status
 from .tables import Tables, tables_for
@@ -150,6 +151,19 @@ def raw_field(obj: object, name: str) -> object:
     return getattr(obj, name)
 
 
+#: The fields of :class:`Tables` that tables_for derives from a config (its cache is left out).
+_TABLE_FIELDS: Final[tuple[str, ...]] = (
+    "config", "players", "hand_size", "face_down_gems", "deck", "icons", "poison_of",
+    "poison_cards", "potion_cards", "type_masks", "chest_cards", "chest_index", "chest_counts",
+    "chest_poison", "supply", "suit_masks",
+)
+
+
+def _same_tables(tables: Tables, t: Tables) -> bool:
+    """Return whether ``tables`` hold what ``t`` holds."""
+    return all(getattr(tables, name) == getattr(t, name) for name in _TABLE_FIELDS)
+
+
 def _place(i: int, n: int) -> str:
     """Return the name of the ``i``-th place of a number card, as listed by ``_check``."""
     if i < 3:
@@ -168,8 +182,13 @@ def _check(state: State) -> None:
     n = cfg.players
     H = t.hand_size
     tables = raw_field(state, "tables")
-    if tables is not t and (type(tables) is not Tables or tables != t):
+    # One Tables per config in use, but tables_for's cache is bounded: a state made before
+    # its config's tables were evicted holds tables equal to, not identical with, today's.
+    if tables is not t and (type(tables) is not Tables or not _same_tables(tables, t)):
         raise _fail("tables do not match the config")
+    events = raw_field(state, "events")
+    if type(events) is not tuple or not all(isinstance(e, Event) for e in events):
+        raise _fail("the events must be a tuple of events")
     for name in _PER_SEAT:
         value = getattr(state, name)
         if type(value) is not tuple or len(value) != n:

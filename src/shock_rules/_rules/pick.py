@@ -41,6 +41,8 @@ def picker(table: tuple[_T, ...]) -> Callable[[int], tuple[_T, ...]]:
         return got
 
     def pick(mask: int) -> tuple[_T, ...]:
+        if mask < 0:  # a forged state's: its chunks would read as every card of the last suit
+            raise ValueError(f"mask {mask} is below zero")
         chunk = mask & _CHUNK
         out = (c0[chunk] or fill(0, chunk)) if chunk else ()
         chunk = mask >> RANKS & _CHUNK

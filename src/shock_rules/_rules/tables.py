@@ -26,7 +26,9 @@ class Tables:
     """Lookup tables derived from a config, built once and shared by all states (internal).
 
     Compared by identity (one per config, from ``tables_for``); a pickle holds the config and
-    loads as that config's tables.
+    loads as that config's tables. ``tables_for``'s cache is bounded, so a state made before its
+    config's tables were evicted holds tables equal to the new ones, not the same object:
+    ``check_state`` compares their fields then.
     """
 
     # Fields declared Final: read-only from Python in the compiled build, and the type
