@@ -32,10 +32,11 @@ def test_pick_gives_the_entries_of_the_mask_in_card_order(mask: int) -> None:
     assert pick(TABLE, mask) == _plain(mask)
 
 
-@pytest.mark.parametrize("mask", [-1, -(1 << 43), 1 << NUM_CARDS, 1 << 10_000])
+@pytest.mark.parametrize("mask", [-1, -(1 << 43), 1 << NUM_CARDS, 1 << 10_000,
+                                  pytest.param(1 << 100_000, id="2**100000")])
 def test_picker_refuses_a_mask_that_holds_no_cards_of_the_table(mask: int) -> None:
     # A forged hand: a negative one must not read as a hand of every card.
-    with pytest.raises((ValueError, IndexError)):
+    with pytest.raises(IndexError, match="below zero or with bits past"):
         PICK(mask)
 
 
@@ -43,7 +44,8 @@ def test_pick_of_an_empty_mask_is_empty() -> None:
     assert PICK(0) == () and pick(TABLE, 0) == ()
 
 
-@pytest.mark.parametrize("mask", [1 << NUM_CARDS, 1 << 10_000, (1 << 64) | 1])
+@pytest.mark.parametrize("mask", [1 << NUM_CARDS, pytest.param(1 << 100_000, id="2**100000"),
+                                  (1 << 64) | 1])
 def test_pick_refuses_a_mask_with_bits_past_the_table(mask: int) -> None:
     # A forged state's pool: both builds raise (the engine turns it into InvalidStateError)
     # and neither walks a huge mask bit by bit. (The engine refuses a pool below 1 first.)

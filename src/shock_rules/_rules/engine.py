@@ -674,8 +674,6 @@ def _chest_choice(state: State, action: Action) -> State:
     return w.freeze()
 
 
-
-
 # -- sampling chance --------------------------------------------------------------------------
 
 

@@ -41,8 +41,8 @@ def picker(table: tuple[_T, ...]) -> Callable[[int], tuple[_T, ...]]:
         return got
 
     def pick(mask: int) -> tuple[_T, ...]:
-        if mask < 0:  # a forged state's: its chunks would read as every card of the last suit
-            raise ValueError(f"mask {mask} is below zero")
+        if mask >> len(table):  # a forged state's (a negative mask would read as every card)
+            raise _no_place(len(table))
         chunk = mask & _CHUNK
         out = (c0[chunk] or fill(0, chunk)) if chunk else ()
         chunk = mask >> RANKS & _CHUNK
@@ -122,10 +122,15 @@ def _walk(out: list[_T], table: tuple[_T, ...], mask: int) -> None:
     """Append the entries of ``table`` for the cards of ``mask`` to ``out`` (the compiled
     build's pick)."""
     if mask >> len(table):  # a negative mask or bits past the table: a forged state's
-        raise IndexError(f"mask {mask} holds no card of the table's {len(table)}")
+        raise _no_place(len(table))
     index = 0
     while mask:
         if mask & 1:
             out.append(table[index])
         mask >>= 1
         index += 1
+
+
+def _no_place(size: int) -> IndexError:
+    # The mask itself is left out: a forged one may have more digits than str() converts.
+    return IndexError(f"a card mask below zero or with bits past the table's {size} cards")
