@@ -146,3 +146,23 @@ def test_equality_and_the_hash_read_every_field_but_the_tables_and_the_history()
         forged = s.replace(**{f.name: changed})
         assert forged != s and hash(forged) != hash(s), f.name
     assert s.replace(step=s.step + 1, events=()) == s
+
+
+@pytest.mark.parametrize("field, value", [
+    ("hand_masks", (1, [2], 4)),
+    ("chest_deck", (3, {1}, 2)),
+    ("trick", ([],)),
+])
+def test_a_forged_state_that_cannot_be_hashed_says_which_field(field: str, value: object) -> None:
+    # A list or a set inside a tuple field passes the constructor of either build (only the
+    # field's own kind is checked there); its hash is refused with the state's typed error,
+    # naming the field, not a bare TypeError from deep inside the equality key.
+    s = _states(6, 30)[-1]
+    forged = s.replace(**{field: value})
+    for _ in range(2):  # nothing was cached by the failed attempt
+        with pytest.raises(sr.InvalidStateError, match=f"its {field} cannot be hashed"):
+            hash(forged)
+    with pytest.raises(sr.InvalidStateError):
+        {forged: 1}  # noqa: B018  # a dict hashes its keys
+    assert forged != s  # equality needs no hash
+    assert hash(s.replace()) == hash(s)

@@ -36,10 +36,12 @@ import attrs
 
 import shock_rules as sr
 
-#: Values no step puts in a field: wrong types, out of range, wrong lengths, lists for tuples.
+#: Values no step puts in a field: wrong types, out of range, wrong lengths, lists for tuples,
+#: tuples holding a list or a set (unhashable).
 BAD: tuple[object, ...] = (
     None, -1, 0, 1, 3, 99, 10**30, -(10**30), True, 1.5, "x", (), (0,), (-1,) * 5, [0, 0, 0],
     (None,) * 5, (10**20,) * 5, (True,) * 5, sr.Phase.OVER, sr.Phase.DEAL, sr.Status.SHOCKED,
+    (0, 0, 0, 0, [0]), (0, {0}, 0),
 )
 
 
@@ -85,6 +87,8 @@ def readers(s: sr.State, orig: sr.State) -> dict[str, Callable[[], object]]:
         "scores": lambda: sr.scores(s),
         "winners": lambda: sr.winners(s),
         "repr": lambda: repr(s),
+        "hash": lambda: hash(s),
+        "equal": lambda: s == orig,
     }
 
 

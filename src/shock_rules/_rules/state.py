@@ -275,9 +275,26 @@ class State:
         try:
             return self._hash
         except AttributeError:  # the first hash of this state: 2.4 us, against 0.05 us
-            h = hash(self._key())
+            try:
+                h = hash(self._key())
+            except Exception:  # a state forged with a list or a set inside a field, say
+                raise self._unhashable() from None
             object.__setattr__(self, "_hash", h)
             return h
+
+    def _unhashable(self) -> InvalidStateError:
+        """Return the error for a state whose equality key cannot be hashed, naming the first
+        field at fault (the engine never makes one: only a state forged by hand)."""
+        for name, _ in FIELDS:
+            if name in _NOT_EQ:
+                continue
+            value = getattr(self, name)
+            try:
+                hash(value)
+            except Exception as exc:
+                return InvalidStateError(
+                    f"invalid state: its {name} cannot be hashed ({exc}): {quoted(value)}")
+        return InvalidStateError("invalid state: it cannot be hashed")
 
     def replace(self, **changes: object) -> State:
         """Return a copy of this state with the fields named in ``changes`` changed, as
