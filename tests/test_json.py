@@ -250,6 +250,17 @@ def test_other_loaders_are_strict() -> None:
         view_from_json(doc)
 
 
+@pytest.mark.parametrize("kind", ["[]", "[\"state\"]", "{}", "{\"a\": 1}", "null", "7"])
+def test_a_document_type_that_is_not_a_string_is_refused(kind: str) -> None:
+    # A list or an object cannot be looked up among the types (it is not hashable): the
+    # reader must still answer with its own error, not with Python's TypeError.
+    text = '{"schema": "shock-rules/2", "type": ' + kind + "}"
+    with pytest.raises(sr.InvalidStateError, match="unknown document type"):
+        from_json(text)
+    with pytest.raises(sr.InvalidStateError, match="unknown document type"):
+        sr.from_dict(json.loads(text))
+
+
 def test_unsupported_objects_are_not_written() -> None:
     with pytest.raises(TypeError, match="cannot write"):
         to_dict(object())

@@ -102,7 +102,8 @@ def from_dict(data: Doc) -> object:
     }
     if kind == "record":
         return record_from_json(data)
-    if kind not in loaders:
+    # Only a string can name a type: a list or an object there would not even be hashable.
+    if not isinstance(kind, str) or kind not in loaders:
         raise InvalidStateError(f"invalid document: unknown document type {quoted(kind)}")
     return loaders[kind](data)
 
