@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from ._errors import InvalidArgumentError, InvalidStateError, corrupt, quoted
+from ._errors import InvalidArgumentError, InvalidStateError, quoted
 from ._info.view import PlayerView
 from ._json import (
     Doc,
@@ -82,15 +82,7 @@ def to_json(obj: object, *, events: bool = True, indent: int | None = None) -> s
     """Return the JSON text of :func:`to_dict`; ``indent`` is ``None`` (one line) or 0-16."""
     if indent is not None and (type(indent) is not int or not 0 <= indent <= 16):
         raise InvalidArgumentError(f"invalid indent {quoted(indent)}: expected None or 0-16")
-    doc = to_dict(obj, events=events)
-    try:
-        return json.dumps(doc, indent=indent)
-    except (ValueError, TypeError, RecursionError) as exc:
-        # Only an object changed by hand gets here: a number too large to write (Python
-        # writes at most 4,300 digits), a field of a type JSON has no place for.
-        what = "view" if isinstance(obj, PlayerView) else "state" if isinstance(obj, State) \
-            else "document"
-        raise corrupt(what, exc) from None
+    return json.dumps(to_dict(obj, events=events), indent=indent)
 
 
 def from_dict(data: Doc) -> object:

@@ -2,7 +2,9 @@
 
 Every error the package raises on bad input derives from :class:`ShockError` and from the
 closest builtin (``ValueError``; :class:`InvalidArgumentError` also ``TypeError``), so callers
-may catch either. No public function lets another exception escape on bad input.
+may catch either. Bad data (text, documents, configurations, an illegal action) raises one of
+them with a reason; an argument of the wrong Python type (a dict where a ``State`` belongs)
+raises ``TypeError``, as Python does.
 
 The hierarchy::
 
@@ -18,10 +20,7 @@ The hierarchy::
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable
-from typing import ParamSpec, TypeVar
 
 __all__ = [
     "QUOTE_LIMIT",
@@ -36,8 +35,6 @@ __all__ = [
     "check_int",
     "check_number",
     "check_seat",
-    "corrupt",
-    "guards",
     "quoted",
 ]
 
@@ -164,33 +161,3 @@ def check_seat(seat: object, players: int) -> int:
     if type(seat) is not int or not 0 <= seat < players:
         raise InvalidArgumentError(f"invalid seat {quoted(seat)}: expected 0-{players - 1}")
     return seat
-
-
-def corrupt(what: str, exc: BaseException) -> InvalidStateError:
-    """Return the error for a ``what`` (``"state"`` or ``"view"``) of the right class whose
-    fields hold what no step makes (one built by hand, ``attrs.evolve`` with a wrong value):
-    the functions that read such an object turn what the bad field made them raise, ``exc``,
-    into this :class:`InvalidStateError`."""
-    return InvalidStateError(f"invalid {what}: the {what} is corrupt ({quoted(exc, 200)})")
-
-
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-
-
-def guards(what: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
-    """Decorate a public function or accessor of a state or a view (``what``): what a corrupt
-    one (see :func:`corrupt`) makes it raise becomes :class:`InvalidStateError`, while the
-    library's own errors pass unchanged. For the functions off the hot path; the engine's
-    catch the same inline."""
-    def decorate(func: Callable[_P, _R]) -> Callable[_P, _R]:
-        @functools.wraps(func)
-        def guarded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-            try:
-                return func(*args, **kwargs)
-            except ShockError:
-                raise
-            except Exception as exc:  # a field of the wrong kind, or out of range
-                raise corrupt(what, exc) from None
-        return guarded
-    return decorate

@@ -36,7 +36,7 @@ from typing import Any, Final, TypeVar, get_args, get_origin
 import attrs
 import cattrs
 
-from ._errors import InvalidNotationError, InvalidStateError, ShockError, guards, quoted
+from ._errors import InvalidNotationError, InvalidStateError, ShockError, quoted
 from ._info.determinize import determinize
 from ._info.view import HiddenCardDealt, HiddenCardPlayed, PlayerView
 from ._rules import events as _events
@@ -490,7 +490,6 @@ def _cards_json(mask: int) -> list[str]:
     return [str(c) for c in cards_of(mask)]
 
 
-@guards("state")
 def state_to_dict(state: State, *, events: bool = True) -> dict[str, object]:
     """Return the fields of a state (without schema tags; internal)."""
     t = state.tables
@@ -695,7 +694,6 @@ def events_from_json(text: str | bytes | Doc) -> tuple[Event, ...]:
 _VIEW_SEATS: Final = ("actor", "leader", "round_leader", "last_winner")
 
 
-@guards("view")
 def view_to_dict(view: PlayerView) -> dict[str, object]:
     """Return the fields of a player view (without schema tags; internal)."""
     data = CONVERTER.unstructure(view)

@@ -30,7 +30,7 @@ from typing import Final
 
 import attrs
 
-from .._errors import InvalidArgumentError, InvalidStateError, ShockError, corrupt, quoted
+from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
 from .._rules import events as _events
 from .._rules.bits import iter_bits
 from .._rules.cards import CARDS, Card, mask_of
@@ -252,7 +252,7 @@ def check_view_ints(view: PlayerView) -> None:
     except ShockError:
         raise
     except Exception as exc:  # seats or a trick that are no tuple of seats or cards
-        raise corrupt("view", exc) from None
+        raise InvalidStateError(f"invalid view: {quoted(exc, 200)}") from None
 
 
 def _event_fields() -> dict[type[Event], tuple[tuple[str, str], ...]]:

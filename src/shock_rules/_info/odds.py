@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import attrs
 
-from .._errors import InvalidArgumentError, InvalidStateError, ShockError, guards, quoted
+from .._errors import InvalidArgumentError, quoted
 from .._rules.state import Status
 from .view import PlayerView
 
@@ -55,7 +55,6 @@ class ChestOdds:
         return self.shock == 0
 
 
-@guards("view")
 def chest_odds(view: PlayerView, seat: int | None = None) -> ChestOdds:
     """Return the odds of the next chest card for ``seat`` (default: the view's own seat).
 
@@ -68,20 +67,15 @@ def chest_odds(view: PlayerView, seat: int | None = None) -> ChestOdds:
 
     Raise :class:`~shock_rules.InvalidArgumentError` (a ``ValueError``) for a spectator view
     without ``seat``, or a seat that is not in the round (a seat out of the round reveals no
-    chest card); :class:`~shock_rules.InvalidStateError` if ``view`` is not a view.
+    chest card); ``TypeError`` if ``view`` is not a view.
     """
     if type(view) is not PlayerView:
-        raise InvalidStateError(f"invalid view: expected a PlayerView, not {type(view).__name__}")
+        raise TypeError(f"expected a PlayerView, not {type(view).__name__}")
     if seat is None:
         seat = view.seat
     if seat is None or type(seat) is not int or not 0 <= seat < view.players:
         raise InvalidArgumentError(f"chest_odds() needs a seat of the game, not {quoted(seat)}")
-    try:
-        return _odds(view, seat)
-    except ShockError:
-        raise
-    except Exception as exc:  # a view made by hand that no state shows (seats missing, ...)
-        raise InvalidStateError(f"invalid view: {quoted(exc)}") from None
+    return _odds(view, seat)
 
 
 def _odds(view: PlayerView, seat: int) -> ChestOdds:

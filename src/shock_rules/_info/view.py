@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import attrs
 
-from .._errors import check_seat, guards
+from .._errors import check_seat
 from .._rules.actions import Action
-from .._rules.cards import CARDS, Card, Suit, cards_of, count_of
+from .._rules.cards import CARDS, Card, Suit, cards_of
 from .._rules.config import GameConfig
 from .._rules.edition import ChestCard
 from .._rules.engine import legal_actions
@@ -38,8 +38,9 @@ from .._rules.state import (
     PoisonCard,
     State,
     Status,
-    _lead_seat,
-    expect_state,
+    lead_seat,
+    lead_suit,
+    not_a_state,
 )
 from .._rules.tables import tables_for
 
@@ -168,13 +169,11 @@ class PlayerView:
     # -- readable accessors --------------------------------------------------------------------
 
     @property
-    @guards("view")
     def players(self) -> int:
         """The number of seats."""
         return self.config.players
 
     @property
-    @guards("view")
     def to_move(self) -> int | None:
         """The seat that must decide now, or ``None`` at a chance decision or the game's end."""
         if self.phase in CHANCE_PHASES or self.phase is Phase.OVER:
@@ -182,7 +181,6 @@ class PlayerView:
         return self.actor
 
     @property
-    @guards("view")
     def is_chance(self) -> bool:
         """Whether chance acts next (K6)."""
         return self.phase in CHANCE_PHASES
@@ -193,82 +191,66 @@ class PlayerView:
         return self.phase is Phase.OVER
 
     @property
-    @guards("view")
     def to_act(self) -> int | None:
         """The seat that must decide now, or ``None`` at a chance decision or the game's end
         (while dealing, :attr:`actor` is the seat receiving the next card: chance acts)."""
         return self.to_move
 
     @property
-    @guards("view")
     def your_turn(self) -> bool:
         """Whether the viewer must decide now."""
         return self.seat is not None and self.to_move == self.seat
 
     @property
-    @guards("view")
     def my_turn(self) -> bool:
         """Whether the viewer must decide now (the same as :attr:`your_turn`)."""
         return self.your_turn
 
     @property
-    @guards("view")
     def trump_suit(self) -> Suit | None:
         """The trump suit, or ``None`` before the trump card is revealed."""
         return self.trump.suit if self.trump is not None else None
 
     @property
-    @guards("view")
     def lead_suit(self) -> Suit | None:
         """The suit of the first face-up card of the current trick, if any (K8)."""
-        for p in self.trick:
-            if p.face_up and p.card is not None:
-                return p.card.suit
-        return None
+        return lead_suit(self.trick)
 
     @property
-    @guards("view")
     def lead_seat(self) -> int:
         """The leader of the current trick in the rulebook's sense, or -1 outside a trick;
         see :attr:`State.lead_seat <shock_rules.State.lead_seat>` (WITHDRAW-4)."""
-        return _lead_seat(
+        return lead_seat(
             self.phase, self.leader, self.trick, tuple(s.status for s in self.seats)
         )
 
-    @guards("view")
     def status(self, seat: int) -> Status:
         """Return whether a seat is in the round, withdrawn or shocked."""
         return self.seats[check_seat(seat, self.config.players)].status
 
-    @guards("view")
     def hand_size(self, seat: int) -> int:
         """Return how many cards a seat holds."""
         return self.seats[check_seat(seat, self.config.players)].hand_size
 
-    @guards("view")
     def in_round(self) -> tuple[int, ...]:
         """Return the seats still in the round."""
         return tuple(s.seat for s in self.seats if s.status is Status.IN)
 
-    @guards("view")
     def poisons(self, seat: int) -> tuple[PoisonCard, ...]:
         """Return the poison number cards in front of a seat."""
         return self.seats[check_seat(seat, self.config.players)].poisons
 
     @property
-    @guards("view")
     def chest_deck_size(self) -> int:
         """The number of cards in the chest deck."""
         return len(self.chest_deck)
 
     @property
-    @guards("view")
     def trick_gems(self) -> int:
         """The gems on the cards of the current trick."""
         return sum(p.gems for p in self.trick)
 
     @property
-    @guards("view")
     def seen_mask(self) -> int:
         """The bitmask of the number cards in play whose place the viewer knows."""
         m = 0
@@ -287,7 +269,6 @@ class PlayerView:
         return m
 
     @property
-    @guards("view")
     def unseen(self) -> tuple[Card, ...]:
         """The cards in play whose place the viewer does not know: they are in other hands,
         face down under other seats' gems, or in the dungeon deck."""
@@ -324,8 +305,8 @@ def _view(state: State, seat: int | None) -> PlayerView:
         SeatView(
             seat=i,
             status=state.status[i],
-            hand_size=count_of(state.hand_masks[i]),
-            face_down_count=count_of(state.face_down_masks[i]),
+            hand_size=int.bit_count(state.hand_masks[i]),
+            face_down_count=int.bit_count(state.face_down_masks[i]),
             on_bag=state.on_bag[i],
             in_bag=state.in_bag[i],
             poisons=state.poisons(i),
@@ -350,7 +331,7 @@ def _view(state: State, seat: int | None) -> PlayerView:
         trick=trick,
         discard=cards_of(state.discard_mask & ~all_down),
         seats=seats,
-        deck_size=count_of(state.pool_mask),
+        deck_size=int.bit_count(state.pool_mask),
         supply=state.supply,
         chest_deck=state.chest_deck_cards,
         chest_discard=state.chest_discard_cards,
@@ -364,22 +345,22 @@ def _view(state: State, seat: int | None) -> PlayerView:
     )
 
 
-@guards("state")
 def view(state: State, seat: int) -> PlayerView:
     """Return what ``seat`` knows of ``state``: the public facts (K34), its own hand and
     face-down cards, its legal actions when it must decide, and the last step's events with
     other seats' secrets hidden.
 
-    Raise :class:`~shock_rules.InvalidArgumentError` (a ``ValueError``) if ``seat`` is not a
-    seat of the game, :class:`~shock_rules.InvalidStateError` if ``state`` is not a state.
+    Raise :class:`~shock_rules.InvalidArgumentError` if ``seat`` is not a seat of the game,
+    and ``TypeError`` if ``state`` is not a :class:`~shock_rules.State`.
     """
-    expect_state(state)
+    if type(state) is not State:
+        raise not_a_state(state)
     return _view(state, check_seat(seat, state.config.players))
 
 
-@guards("state")
 def spectator_view(state: State) -> PlayerView:
     """Return what a spectator knows of ``state``: only the public facts (K34); no hand, no
     face-down card's identity, no legal actions."""
-    expect_state(state)
+    if type(state) is not State:
+        raise not_a_state(state)
     return _view(state, None)

@@ -58,14 +58,13 @@ from .._errors import (
     InvalidNotationError,
     InvalidStateError,
     ShockError,
-    guards,
     quoted,
 )
 from .._rules.cards import CARDS, Suit, cards_of, parse_card
 from .._rules.check import load_state
 from .._rules.config import GameConfig, Variant
 from .._rules.edition import ChestCard, Edition, parse_chest_card
-from .._rules.state import Phase, Play, State, Status, expect_state
+from .._rules.state import Phase, Play, State, Status, not_a_state
 from .._rules.tables import tables_for
 
 __all__ = ["format_position", "parse_position"]
@@ -107,10 +106,10 @@ def _seat(value: int) -> str:
     return "-" if value < 0 else str(value)
 
 
-@guards("state")
 def format_position(state: State) -> str:
     """Return the one-line position of ``state`` (see the module docstring)."""
-    expect_state(state)
+    if type(state) is not State:
+        raise not_a_state(state)
     cfg = state.config
     t = state.tables
     game = f"{cfg.players}{_VARIANTS[cfg.variant]}"

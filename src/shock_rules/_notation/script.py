@@ -21,7 +21,7 @@ from .._errors import IllegalActionError, InvalidArgumentError, InvalidNotationE
 from .._rules.actions import Action, parse_action
 from .._rules.cards import Card, mask_of, parse_card
 from .._rules.engine import apply
-from .._rules.state import Phase, State, expect_state
+from .._rules.state import Phase, State, not_a_state
 
 __all__ = ["apply_all", "deal_hands", "parse_cards"]
 
@@ -54,7 +54,8 @@ def deal_hands(
     among ``hands[seat]``; only the missing ones are dealt. Raise
     :class:`~shock_rules.IllegalActionError` if the wanted deal is impossible.
     """
-    expect_state(state)
+    if type(state) is not State:
+        raise not_a_state(state)
     if state.phase is not Phase.DEAL and state.phase is not Phase.TRUMP:
         raise IllegalActionError("deal_hands() needs a state waiting for the deal")
     n = state.config.players
@@ -94,7 +95,8 @@ def apply_all(state: State, actions: str | Iterable[str | Action]) -> State:
     which step (1-based) failed.
     """
     items: Iterable[str | Action]
-    expect_state(state)
+    if type(state) is not State:
+        raise not_a_state(state)
     if isinstance(actions, str):
         items = [a.strip() for a in re.split(r"[;\n]", actions) if a.strip()]
     else:

@@ -16,10 +16,6 @@ _T = TypeVar("_T")
 
 def iter_bits(mask: int) -> Iterator[int]:
     """Yield the indexes of the set bits of ``mask``, lowest first."""
-    # A forged state's mask: below zero it has endless set bits, and ``None`` or ``()``
-    # would read as no card at all; both must fail, not loop or vanish (TypeError for those).
-    if mask < 0:
-        raise ValueError(f"mask {mask} is below zero")
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1

@@ -179,14 +179,6 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     return tuple(CARDS[i] for i in iter_bits(mask))
 
 
-def count_of(mask: int) -> int:
-    """Return the number of cards of a bitmask (refusing one below zero, which has endless
-    set bits and whose ``bit_count()`` would be a wrong count)."""
-    if mask < 0:
-        raise ValueError(f"mask {mask} is below zero")
-    return mask.bit_count()
-
-
 def mask_of(cards: Iterable[Card]) -> int:
     """Return the bitmask of some cards."""
     m = 0

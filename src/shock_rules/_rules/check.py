@@ -15,6 +15,7 @@ from .cards import CARDS, Card, Suit
 from .config import ROUNDS, GameConfig, Variant
 from .events import Event
 from .round import deal_target
+from . import state as _state
 from .state import Phase, Play, State, Status
 from .tables import Tables, tables_for
 
@@ -25,10 +26,7 @@ def load_state(**fields: Any) -> State:
     """Return the state made of ``fields`` (every field of :class:`State`, by name), checked
     with :func:`check_state`: the one way in for states built from outside data (JSON
     documents, positions, determinizations)."""
-    try:
-        state = State(**fields)
-    except TypeError as exc:  # a field missing, or (compiled build) a value of the wrong type
-        raise InvalidStateError(f"invalid state: {quoted(exc, 200)}") from None
+    state = State(**fields)
     check_state(state)
     return state
 
@@ -686,3 +684,8 @@ def _check_round(state: State, t: Tables, in_round: list[int], trick_mask: int) 
     if left and shown < current + finished - self_shocks:
         raise _fail(f"only {shown} chest cards were revealed after {finished} tricks: each winner"
                     " still in the round reveals one (CHEST-1)")
+
+
+# State.replace and unpickling run this check (state.py cannot import this module, which reads
+# the rule modules that read it).
+_state.check = check_state

@@ -65,8 +65,9 @@ def reveal(w: Work, kind: int) -> None:
         # K21: the card goes to the centre and poisons everyone still in the round, revealer
         # included; all whose count reaches 2 are shocked at once.
         w.chest_centre = put(w.chest_centre, kind, w.chest_centre[kind] + 1)
-        centre = w.centre_poisons()
-        shocked = [s for s in w.in_round() if w.poison_count(s, ptype, centre) >= 2]
+        centre = t.centre_poisons(w.chest_centre)
+        shocked = [s for s in w.in_round() if t.poison_counts(
+            w.poison_masks[s] & ~w.covered_masks[s], centre)[ptype] >= 2]
         for s in shocked:
             w.shock(s, ptype)
     if revealed < MAX_REVEALS and w.status[seat] is _IN and any(deck):

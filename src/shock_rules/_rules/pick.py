@@ -16,7 +16,6 @@ from operator import itemgetter
 from typing import Final, TypeVar
 
 from .cards import RANKS
-from .state import NATIVE
 
 _T = TypeVar("_T")
 
@@ -41,8 +40,6 @@ def picker(table: tuple[_T, ...]) -> Callable[[int], tuple[_T, ...]]:
         return got
 
     def pick(mask: int) -> tuple[_T, ...]:
-        if mask >> len(table):  # a forged state's (a negative mask would read as every card)
-            raise _no_place(len(table))
         chunk = mask & _CHUNK
         out = (c0[chunk] or fill(0, chunk)) if chunk else ()
         chunk = mask >> RANKS & _CHUNK
@@ -82,14 +79,6 @@ def _getter(suit: int, chunk: int) -> _Getter:
 def pick(table: tuple[_T, ...], mask: int) -> tuple[_T, ...]:
     """Return the entries of ``table`` (indexed by card index) for the cards of ``mask``, in
     card order."""
-    if NATIVE:
-        # The compiled build walks the mask's bits in C (a 44-bit mask is an unboxed integer
-        # there): at a full deck 2x faster than the itemgetters and their concatenations,
-        # which allocate four tuples and copy each entry twice. Interpreted, that loop costs
-        # ~40 ns per bit, hence the getters below.
-        out: list[_T] = []
-        _walk(out, table, mask)
-        return tuple(out)
     g0, g1, g2, g3 = _GETTERS
     got: tuple[object, ...] = ()
     chunk = mask & _CHUNK
@@ -105,32 +94,3 @@ def pick(table: tuple[_T, ...], mask: int) -> tuple[_T, ...]:
     if chunk:
         got += (g3[chunk] or _getter(3, chunk))(table)
     return got  # type: ignore[return-value]  # the getters pick entries of ``table``
-
-
-def pick_pair(
-    first: tuple[_T, ...], mask: int, second: tuple[_T, ...], other: int
-) -> tuple[_T, ...]:
-    """Return ``pick(first, mask) + pick(second, other)`` (compiled build only: a player's
-    plays and withdrawals in one tuple, without the two pickers' calls and concatenations)."""
-    out: list[_T] = []
-    _walk(out, first, mask)
-    _walk(out, second, other)
-    return tuple(out)
-
-
-def _walk(out: list[_T], table: tuple[_T, ...], mask: int) -> None:
-    """Append the entries of ``table`` for the cards of ``mask`` to ``out`` (the compiled
-    build's pick)."""
-    if mask >> len(table):  # a negative mask or bits past the table: a forged state's
-        raise _no_place(len(table))
-    index = 0
-    while mask:
-        if mask & 1:
-            out.append(table[index])
-        mask >>= 1
-        index += 1
-
-
-def _no_place(size: int) -> IndexError:
-    # The mask itself is left out: a forged one may have more digits than str() converts.
-    return IndexError(f"a card mask below zero or with bits past the table's {size} cards")

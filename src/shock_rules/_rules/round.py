@@ -61,12 +61,8 @@ def finish_trick(w: Work) -> None:
         # K24: the winner leads; if shocked, the next seat clockwise still in the round.
         n = w.tables.players
         leader = w.last_winner
-        for _ in range(n):  # bounded: a forged state's statuses may not be Status members
-            if w.status[leader] is _IN:
-                break
+        while w.status[leader] is not _IN:  # two or more seats are in the round (K25)
             leader = (leader + 1) % n
-        else:
-            raise ValueError("no seat in the round to lead (statuses that are no Status)")
         w.trick_number += 1
         w.leader = leader
         w.trick = ()

@@ -94,6 +94,25 @@ class Tables:
     def __repr__(self) -> str:
         return f"<Tables of {self.config!r}>"
 
+    def centre_poisons(self, chest_centre: tuple[int, ...]) -> list[int]:
+        """Return how many chest poison cards of each poison type lie in the centre (K21)."""
+        counts = [0] * len(self.type_masks)
+        for kind, count in enumerate(chest_centre):
+            if count:
+                counts[self.chest_poison[kind]] += count
+        return counts
+
+    def poison_counts(self, uncovered: int, centre: list[int]) -> list[int]:
+        """Return a seat's count of each poison type (K15): its uncovered poison cards
+        (``uncovered``, a mask) of the type plus ``centre``, the centre's chest poison cards
+        of the type (:meth:`centre_poisons`; none for a seat out of the round: POISON-3)."""
+        return [(uncovered & m).bit_count() + c
+                for m, c in zip(self.type_masks, centre, strict=True)]
+
+    def chest_list(self, counts: tuple[int, ...]) -> tuple[ChestCard, ...]:
+        """Return the chest cards of ``counts`` (a count per kind of :attr:`chest_cards`)."""
+        return tuple(c for c, n in zip(self.chest_cards, counts, strict=True) for _ in range(n))
+
     def __reduce__(self) -> tuple[object, ...]:
         return (tables_for, (self.config,))
 

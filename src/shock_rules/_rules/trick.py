@@ -15,21 +15,13 @@ from .events import (
 )
 from .poison import apply_potions
 from .round import end_round
-from .state import Play
-
-
-def lead_suit_of(trick: tuple[Play, ...]) -> int:
-    """Return the suit index of the first face-up card of the trick, or -1 (K8)."""
-    for p in trick:
-        if p.face_up:
-            return int(p.card.suit)
-    return -1
+from .state import Play, lead_suit
 
 
 def trick_winner(trick: tuple[Play, ...], trump_suit: int) -> Play:
     """Return the winning play: the highest trump, else the highest card of the lead suit;
     face-down cards never win (K10, rulebook How to Play)."""
-    lead = lead_suit_of(trick)
+    lead = lead_suit(trick)
     best: Play | None = None
     best_key = -1
     for p in trick:

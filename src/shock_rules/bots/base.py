@@ -10,15 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from .._errors import (
-    ConfigError,
-    InvalidArgumentError,
-    InvalidStateError,
-    check_number,
-    corrupt,
-    quoted,
-)
-from .._info.determinize import check_view_ints
+from .._errors import ConfigError, InvalidArgumentError, check_number, quoted
 from .._info.view import PlayerView, view
 from .._rules.actions import Action, ActionKind
 from .._rules.config import GameConfig
@@ -37,18 +29,7 @@ def check_choice(view: object, rng: object) -> PlayerView:
             f"invalid view {quoted(view)}: a bot decides on a PlayerView (see view())")
     if not isinstance(rng, random.Random):
         raise InvalidArgumentError(f"invalid rng {quoted(rng)}: expected a random.Random")
-    # A view made by hand must hold what view() makes, the same for both builds (the
-    # compiled bots read its integer fields unboxed, and would take True for 1).
-    check_view_ints(view)
-    legal = view.legal_actions
-    if type(legal) is not tuple or not all(type(a) is Action for a in legal):
-        raise InvalidStateError(
-            f"invalid view: its legal_actions must be a tuple of actions, not {quoted(legal)}")
-    try:
-        my_turn = view.my_turn
-    except Exception as exc:  # a phase or seat of no hashable kind
-        raise corrupt("view", exc) from None
-    if not my_turn or not legal:
+    if not view.my_turn or not view.legal_actions:
         raise InvalidArgumentError("the view has no legal actions: it is not this seat's turn")
     return view
 

@@ -86,7 +86,6 @@ from .._errors import (
     InvalidArgumentError,
     InvalidStateError,
     ShockError,
-    guards,
     quoted,
 )
 from .._info.view import PlayerView
@@ -224,7 +223,6 @@ def observation_size(config: GameConfig) -> int:
     return layout(config)[-1].stop
 
 
-@guards("view")
 def encode(view: PlayerView) -> list[float]:
     """Return the fixed-size vector of a seat's view (layout in the module docstring).
 
