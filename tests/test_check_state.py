@@ -199,7 +199,8 @@ def bag_in_round_one(s: State, rng: random.Random) -> State | None:
     if s.round != 1 or not seats:
         return None
     seat = rng.choice(seats)
-    return unchecked_replace(s, in_bag=_put(s.in_bag, seat, s.in_bag[seat] + 1), supply=s.supply - 1)
+    return unchecked_replace(s, in_bag=_put(s.in_bag, seat, s.in_bag[seat] + 1),
+                             supply=s.supply - 1)
 
 
 def gems_before_a_win(s: State, rng: random.Random) -> State | None:
@@ -208,7 +209,8 @@ def gems_before_a_win(s: State, rng: random.Random) -> State | None:
     if s.phase is not Phase.PLAY or s.trick_number != 1 or not seats:
         return None
     seat = rng.choice(seats)
-    return unchecked_replace(s, on_bag=_put(s.on_bag, seat, s.on_bag[seat] + 1), supply=s.supply - 1)
+    return unchecked_replace(s, on_bag=_put(s.on_bag, seat, s.on_bag[seat] + 1),
+                             supply=s.supply - 1)
 
 
 def uncover(s: State, rng: random.Random) -> State | None:
@@ -219,7 +221,8 @@ def uncover(s: State, rng: random.Random) -> State | None:
         return None
     seat = rng.choice(seats)
     bit = 1 << rng.choice(_bits(s.covered_masks[seat]))
-    return unchecked_replace(s, covered_masks=_put(s.covered_masks, seat, s.covered_masks[seat] ^ bit))
+    return unchecked_replace(
+        s, covered_masks=_put(s.covered_masks, seat, s.covered_masks[seat] ^ bit))
 
 
 def actor_at_end(s: State, rng: random.Random) -> State | None:

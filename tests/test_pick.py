@@ -3,7 +3,6 @@ same values as the plain definitions."""
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 

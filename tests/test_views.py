@@ -96,7 +96,7 @@ def _swap(s: State, a: int, b: int) -> State:
     def card(c: Card) -> Card:
         return Card.from_index(b if c.index == a else a if c.index == b else c.index)
 
-    return unchecked_replace(s, 
+    return unchecked_replace(s,
         hand_masks=tuple(_swap_mask(m, a, b) for m in s.hand_masks),
         pool_mask=_swap_mask(s.pool_mask, a, b),
         discard_mask=_swap_mask(s.discard_mask, a, b),

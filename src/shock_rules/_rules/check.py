@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .._errors import InvalidStateError, quoted
+from . import state as _state
 from .cards import CARDS, Card, Suit
 from .config import ROUNDS, GameConfig, Variant
 from .events import Event
 from .round import deal_target
-from . import state as _state
 from .state import Phase, Play, State, Status
 from .tables import Tables, tables_for
 
