@@ -14,7 +14,7 @@ import pytest
 import shock_rules as sr
 from shock_rules.bots import BOTS, Bot, HeuristicBot, MCTSBot, RandomBot, make_bot, play_game
 from shock_rules.bots import mcts as mcts_module
-from shock_rules.bots.heuristic import state_policy
+from shock_rules.bots.heuristic import _info_from_state, _info_from_view, state_policy
 
 A = sr.Action.parse
 
@@ -85,6 +85,34 @@ def test_the_rollout_policy_reads_only_what_its_seat_may_know() -> None:
             compared += 1
             state = sr.apply(state, policy(state))
     assert compared > 300
+
+
+_PLAY_FACTS = ("hand", "in_round", "bag", "mine", "stored", "counts", "most", "chest", "trump",
+               "plays", "beaters", "trick_gems", "up_cards", "later", "extra", "unseen",
+               "unseen_total", "trump_share")
+
+
+@pytest.mark.rule("INFO-1")
+def test_the_facts_built_from_a_state_are_those_of_the_seats_view() -> None:
+    # At a face-up play (where the policy reads the most), the facts the heuristic builds from
+    # the full state equal those built from the acting seat's view (K34).
+    rng = random.Random(4)
+    compared = 0
+    for game in range(12):
+        config = sr.GameConfig(players=3 + game % 3, variant=list(sr.Variant)[game // 3 % 2])
+        state = sr.new_game(config)
+        while not sr.is_terminal(state):
+            if sr.is_chance(state):
+                state = sr.apply(state, sr.sample_chance(state, rng))
+                continue
+            seat = state.actor
+            if state.phase is sr.Phase.PLAY and state.status[seat] is sr.Status.IN:
+                a, b = _info_from_state(state), _info_from_view(sr.view(state, seat))
+                assert [getattr(a, f) for f in _PLAY_FACTS] == \
+                    [getattr(b, f) for f in _PLAY_FACTS], state
+                compared += 1
+            state = sr.apply(state, rng.choice(sr.legal_actions(state)))
+    assert compared > 250
 
 
 @pytest.mark.parametrize("caution", [0.25, 0.0, 1.0])
