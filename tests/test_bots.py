@@ -15,7 +15,7 @@ import shock_rules as sr
 from shock_rules._rules.state import unchecked_replace
 from shock_rules.bots import BOTS, Bot, HeuristicBot, MCTSBot, RandomBot, make_bot, play_game
 from shock_rules.bots import mcts as mcts_module
-from shock_rules.bots.heuristic import _Heuristic, _info_from_state, state_policy
+from shock_rules.bots.heuristic import _info_from_state, _info_from_view, state_policy
 
 A = sr.Action.parse
 
@@ -88,61 +88,73 @@ def test_the_rollout_policy_reads_only_what_its_seat_may_know() -> None:
     assert compared > 300
 
 
-def _reference_policy(h: _Heuristic, state: sr.State) -> sr.Action:
-    # The rollout policy as it was first written: the heuristic over an _Info built from the
-    # state (the fast policy must decide exactly like it).
-    acts = sr.legal_actions(state)
-    if len(acts) == 1:
-        return acts[0]
-    info = _info_from_state(state)
-    info.legal = acts
-    return h.choose(info)
+_PLAY_FACTS = ("hand", "in_round", "bag", "mine", "stored", "counts", "most", "chest", "trump",
+               "plays", "beaters", "trick_gems", "up_cards", "later", "extra", "unseen",
+               "unseen_total", "trump_share")
 
 
-@pytest.mark.parametrize("caution", [0.25, 0.0, 1.0])
-def test_the_fast_rollout_policy_decides_as_the_heuristic(caution: float) -> None:
-    # On thousands of states of games between the heuristic and random moves (3-5 players,
-    # both variants, and a poison-heavy edition), the rollout
-    # policy chooses exactly the action of the reference policy on the state and of
-    # HeuristicBot on the acting seat's view: search strength is that of the heuristic
-    # rollouts it was measured with.
-    fast = state_policy(caution)
-    h = _Heuristic(caution)
-    bot = HeuristicBot(caution)
-    rng = random.Random(17)
-    kinds: collections.Counter[sr.ActionKind] = collections.Counter()
-    standard = sr.Edition.default()
-    # Editions keep their chest cards in one canonical order, so the other edition differs in
-    # what its chest holds: twice the poison cards, half the small gem cards.
-    doc = standard.to_dict()
-    doc["chest"] = [{**c, "count": c["count"] * 2 if c["kind"] == "poison" else
-                     max(1, c["count"] // 2)} for c in doc["chest"]]
-    poisons_first = sr.Edition.from_dict(doc)
+@pytest.mark.rule("INFO-1")
+def test_the_facts_built_from_a_state_are_those_of_the_seats_view() -> None:
+    # At a face-up play (where the policy reads the most), the facts the heuristic builds from
+    # the full state equal those built from the acting seat's view (K34).
+    rng = random.Random(4)
     compared = 0
-    for game in range(36):
-        config = sr.GameConfig(players=3 + game % 3, variant=list(sr.Variant)[game // 3 % 2],
-                               edition=poisons_first if game % 4 == 3 else standard)
+    for game in range(12):
+        config = sr.GameConfig(players=3 + game % 3, variant=list(sr.Variant)[game // 3 % 2])
         state = sr.new_game(config)
         while not sr.is_terminal(state):
             if sr.is_chance(state):
                 state = sr.apply(state, sr.sample_chance(state, rng))
                 continue
-            action = fast(state)
-            assert action == _reference_policy(h, state), state
+            seat = state.actor
+            if state.phase is sr.Phase.PLAY and state.status[seat] is sr.Status.IN:
+                a, b = _info_from_state(state), _info_from_view(sr.view(state, seat))
+                assert [getattr(a, f) for f in _PLAY_FACTS] == \
+                    [getattr(b, f) for f in _PLAY_FACTS], state
+                compared += 1
+            state = sr.apply(state, rng.choice(sr.legal_actions(state)))
+    assert compared > 250
+
+
+@pytest.mark.parametrize("caution", [0.25, 0.0, 1.0])
+def test_the_rollout_policy_decides_as_the_bot_on_the_seats_view(caution: float) -> None:
+    # On thousands of states of games between the heuristic and random moves (3-5 players,
+    # both variants, and an edition with twice the chest poisons), the rollout policy on the
+    # state chooses a legal action, the one HeuristicBot chooses on the acting seat's view:
+    # search rollouts play as the bot whose strength was measured.
+    policy = state_policy(caution)
+    bot = HeuristicBot(caution)
+    rng = random.Random(17)
+    kinds: collections.Counter[sr.ActionKind] = collections.Counter()
+    standard = sr.Edition.default()
+    doc = standard.to_dict()
+    doc["chest"] = [{**c, "count": c["count"] * 2 if c["kind"] == "poison" else
+                     max(1, c["count"] // 2)} for c in doc["chest"]]
+    poison_heavy = sr.Edition.from_dict(doc)
+    compared = 0
+    for game in range(36):
+        config = sr.GameConfig(players=3 + game % 3, variant=list(sr.Variant)[game // 3 % 2],
+                               edition=poison_heavy if game % 4 == 3 else standard)
+        state = sr.new_game(config)
+        while not sr.is_terminal(state):
+            if sr.is_chance(state):
+                state = sr.apply(state, sr.sample_chance(state, rng))
+                continue
+            action = policy(state)
             v = sr.view(state, state.actor)
-            if len(v.legal_actions) > 1:
-                assert action == bot.choose(v, rng), state
+            assert action in v.legal_actions
+            assert action == bot.choose(v, rng), state
             kinds[action.kind] += 1
             compared += 1
             if compared % 5 == 0:
-                # Rarer inputs: a big bag at risk, an empty chest deck.
+                # Rarer inputs: a big bag at risk (withdrawals, stops), an empty chest deck.
                 seat = state.actor
                 for other in (
                     unchecked_replace(state, on_bag=tuple(
                         40 if j == seat else b for j, b in enumerate(state.on_bag))),
                     unchecked_replace(state, chest_deck=(0,) * len(state.chest_deck)),
                 ):
-                    assert fast(other) == _reference_policy(h, other), other
+                    assert policy(other) == bot.choose(sr.view(other, seat), rng), other
             if rng.random() < 0.3:
                 action = rng.choice(sr.legal_actions(state))
             state = sr.apply(state, action)
@@ -181,6 +193,7 @@ def test_heuristic_covers_the_poison_that_would_shock_it() -> None:
                      "play 7H; play 7S; play 5C")
     assert s.phase is sr.Phase.COVER and s.actor == 0
     assert HeuristicBot().choose(sr.view(s, 0), random.Random(0)) == A("cover 7S")
+    assert state_policy()(s) == A("cover 7S")
 
 
 def test_heuristic_ducks_a_trick_whose_poison_would_shock_it() -> None:
@@ -193,6 +206,7 @@ def test_heuristic_ducks_a_trick_whose_poison_would_shock_it() -> None:
                      "play 4S; play 10S; play 4D; chest P:bee; stop; play 7H")
     assert s.actor == 2 and s.poison_count(2, "bee") == 1
     assert HeuristicBot().choose(sr.view(s, 2), random.Random(0)) == A("play 3H")
+    assert state_policy()(s) == A("play 3H")
 
 
 def test_heuristic_wins_a_safe_trick_with_its_cheapest_winning_card() -> None:
@@ -202,6 +216,7 @@ def test_heuristic_wins_a_safe_trick_with_its_cheapest_winning_card() -> None:
              "5H 9H 10H 2H 3H 6H 7H 7S 7D")
     s = sr.apply_all(_start(hands, trump="2C"), "play 4H; play 8H")
     assert HeuristicBot().choose(sr.view(s, 2), random.Random(0)) == A("play 9H")
+    assert state_policy()(s) == A("play 9H")
 
 
 def _with_bag(v: sr.PlayerView, seat: int, gems: int) -> sr.PlayerView:
@@ -220,6 +235,9 @@ def test_heuristic_reveals_when_cheap_and_stops_when_much_is_at_risk() -> None:
     bot = HeuristicBot()
     assert bot.choose(v, random.Random(0)) == A("reveal")
     assert bot.choose(_with_bag(v, 0, 40), random.Random(0)) == A("stop")
+    policy = state_policy()
+    assert policy(s) == A("reveal")
+    assert policy(s.replace(on_bag=(40, *s.on_bag[1:]))) == A("stop")
 
 
 def test_heuristic_withdraws_a_big_bag_when_every_chest_poison_type_is_live() -> None:
@@ -236,6 +254,10 @@ def test_heuristic_withdraws_a_big_bag_when_every_chest_poison_type_is_live() ->
     bot = HeuristicBot()
     assert bot.choose(_with_bag(v, 0, 40), random.Random(0)) == A("withdraw 2H")
     assert bot.choose(_with_bag(v, 0, 0), random.Random(0)).kind is sr.ActionKind.PLAY
+    # The rollout policy, on the state itself.
+    policy = state_policy()
+    assert policy(s.replace(on_bag=(40, *s.on_bag[1:]))) == A("withdraw 2H")
+    assert policy(s.replace(on_bag=(0, *s.on_bag[1:]))).kind is sr.ActionKind.PLAY
 
 
 def test_heuristic_never_withdraws_with_nothing_on_its_bag() -> None:

@@ -6,6 +6,11 @@ the chest poisons in the centre and those left in the chest deck), wins tricks c
 is safe, avoids tricks whose poisons would shock it, dumps its weakest cards face down, covers
 its most dangerous poison and reveals chest cards by :func:`~shock_rules.chest_odds`.
 
+The decisions read a small set of facts (:class:`_Info`) that is built either from a
+:class:`~shock_rules.PlayerView` or, for search rollouts (:func:`state_policy`), straight from a
+state for the acting seat; either way it holds only what that seat's view shows (K34), so the
+bot and the rollout policy decide alike.
+
 >>> import random
 >>> import shock_rules as sr
 >>> s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(3))
@@ -22,133 +27,15 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from .._errors import InvalidStateError, check_number, quoted
-from .._info.view import PlayerView
-from .._rules.actions import DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action, ActionKind
+from .._info.view import PlayerView, TrickCard
+from .._rules.actions import COVER, DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action
 from .._rules.bits import iter_bits
-from .._rules.cards import CARDS, RANKS, mask_of
-from .._rules.config import Variant
-from .._rules.engine import legal_actions
-from .._rules.state import Phase, State, Status
+from .._rules.cards import CARDS, RANKS
+from .._rules.state import Phase, Play, State, Status
 from .._rules.tables import Tables, tables_for
 from .base import check_choice
 
 __all__ = ["CAUTION", "HeuristicBot", "state_policy"]
-
-
-# -- what the heuristic reads -----------------------------------------------------------------
-
-_TRUMP_KEY: Final = 2 * RANKS
-
-
-class _Info:
-    """The facts a decision needs, as bitmasks and lists: the seat's own cards and the public
-    facts only (K34), built from a view or, for search rollouts, from a state."""
-
-    __slots__ = (
-        "chest", "counts", "deck_size", "hand", "hand_sizes", "legal", "on_bag", "phase",
-        "players", "poisons_mine", "potions_stored", "round", "seat", "standard", "status",
-        "tables", "trick", "trump", "unseen", "voids",
-    )
-
-    def __init__(self, tables: Tables) -> None:
-        self.seat = 0
-        self.players = 0
-        self.phase = Phase.PLAY
-        self.round = 1
-        self.standard = True
-        self.hand = 0
-        # (seat, card index or -1 when hidden, face up, gems) for each card of the trick
-        self.trick: list[tuple[int, int, bool, int]] = []
-        self.trump = -1
-        self.status: tuple[Status, ...] = ()
-        self.on_bag: tuple[int, ...] = ()
-        self.hand_sizes: list[int] = []
-        self.voids: list[int] = []
-        self.counts: list[int] = []  # the seat's count of each poison type (K15)
-        self.poisons_mine = 0  # its uncovered poison number cards
-        self.potions_stored = 0
-        self.chest: list[int] = []  # chest deck, per kind of tables.chest_cards
-        self.unseen = 0  # cards whose place the seat does not know
-        self.deck_size = 0
-        self.legal: tuple[Action, ...] = ()
-        self.tables = tables
-
-
-def _info_from_view(v: PlayerView) -> _Info:
-    t = tables_for(v.config)
-    i = _Info(t)
-    seat = v.seat
-    assert seat is not None
-    i.seat = seat
-    i.players = v.players
-    i.phase = v.phase
-    i.round = v.round
-    i.standard = v.config.variant is Variant.STANDARD
-    i.hand = mask_of(v.hand)
-    i.trick = [(p.seat, p.card.index if p.card is not None else -1, p.face_up, p.gems)
-               for p in v.trick]
-    i.trump = int(v.trump.suit) if v.trump is not None else -1
-    i.status = tuple(s.status for s in v.seats)
-    i.on_bag = tuple(s.on_bag for s in v.seats)
-    i.hand_sizes = [s.hand_size for s in v.seats]
-    i.voids = [s.void_mask for s in v.seats]
-    types = v.config.edition.poison_types
-    counts = [0] * len(types)
-    mine = 0
-    for pc in v.seats[seat].poisons:
-        if not pc.covered:
-            counts[types.index(pc.poison)] += 1
-            mine |= pc.card.bit
-    for c in v.chest_centre:
-        if c.poison is not None:
-            counts[types.index(c.poison)] += 1
-    i.counts = counts
-    i.poisons_mine = mine
-    i.potions_stored = v.seats[seat].stored_potions
-    chest = [0] * len(t.chest_cards)
-    for c in v.chest_deck:
-        chest[t.chest_index[c]] += 1
-    i.chest = chest
-    i.unseen = t.deck & ~v.seen_mask
-    i.deck_size = v.deck_size
-    i.legal = v.legal_actions
-    return i
-
-
-def _info_from_state(s: State) -> _Info:
-    """Build the acting seat's information from a full state, reading only what that seat may
-    know (its hand and face-down cards, and the public facts)."""
-    t = s.tables
-    seat = s.actor
-    i = _Info(t)
-    i.seat = seat
-    i.players = t.players
-    i.phase = s.phase
-    i.round = s.round
-    i.standard = s.config.variant is Variant.STANDARD
-    i.hand = s.hand_masks[seat]
-    i.trick = [(p.seat, p.card.index if p.face_up or p.seat == seat else -1, p.face_up, p.gems)
-               for p in s.trick]
-    i.trump = CARDS[s.trump_index].suit if s.trump_index >= 0 else -1
-    i.status = s.status
-    i.on_bag = s.on_bag
-    i.hand_sizes = [h.bit_count() for h in s.hand_masks]
-    i.voids = list(s.void_suits)
-    mine = s.poison_masks[seat] & ~s.covered_masks[seat]
-    counts = [(mine & m).bit_count() for m in t.type_masks]
-    for kind, n in enumerate(s.chest_centre):
-        if n and t.chest_poison[kind] >= 0:
-            counts[t.chest_poison[kind]] += n
-    i.counts = counts
-    i.poisons_mine = mine
-    i.potions_stored = s.potion_masks[seat].bit_count() - s.covered_masks[seat].bit_count()
-    i.chest = list(s.chest_deck)
-    i.unseen = t.deck & ~_seen(s, seat)
-    i.deck_size = s.pool_mask.bit_count()
-    return i
-
-
-# -- the heuristic ----------------------------------------------------------------------------
 
 #: What staying in the round is worth beyond this trick, in gems (a rough average of the
 #: small chest icons and trick gems a seat collects; what a shock forfeits besides the bag).
@@ -160,272 +47,33 @@ CAUTION: Final = 0.25
 #: Cost per rank of spending a card (keeps strong cards; in the standard variant they carry
 #: over to the next round, K2).
 _CARD_COST: Final = 0.06
+#: The trick key of a trump card is this plus its rank: above every card of the lead suit.
+_TRUMP_KEY: Final = 2 * RANKS
+#: The caches below are cleared when they grow past this many entries.
+_CACHE_SIZE: Final = 50_000
+
+_IN: Final = Status.IN
+_PLAY_P: Final = Phase.PLAY
+_CHOICE_P: Final = Phase.CHEST_CHOICE
+_COVER_P: Final = Phase.COVER
 
 
-class _Heuristic:
-    """The decisions of :class:`HeuristicBot`, over an :class:`_Info` (internal)."""
-
-    def __init__(self, caution: float = CAUTION, reveal_margin: float = 0.25) -> None:
-        self.caution = caution
-        self.reveal_margin = reveal_margin
-
-    # chest ---------------------------------------------------------------------------------
-
-    def _chest_value(self, i: _Info, counts: list[int], bag: int) -> tuple[float, float]:
-        """Return (expected change of the bag, probability of a shock) for one chest card
-        revealed by this seat with ``bag`` on its bag and these poison counts (K20, K21)."""
-        t = i.tables
-        total = sum(i.chest)
-        if not total:
-            return 0.0, 0.0
-        value = 0.0
-        shock = 0
-        for kind, n in enumerate(i.chest):
-            if not n:
-                continue
-            card = t.chest_cards[kind]
-            p = t.chest_poison[kind]
-            if p < 0:
-                value += n * card.large
-            elif counts[p] >= 1:
-                shock += n
-                value -= n * (bag + _FUTURE * self.caution)
-            else:
-                # Not deadly now, but the type's count becomes 1 for everyone: a later card
-                # of the same type would shock (K21). Charge part of the bag for that risk.
-                left = i.chest[kind] - 1
-                value += n * (card.large - (0.3 * bag * self.caution if left else 0.0))
-        return value / total, shock / total
-
-    def _shock_per_reveal(self, i: _Info) -> float:
-        """The chance that one chest card revealed by anyone shocks this seat (K21)."""
-        t = i.tables
-        total = sum(i.chest)
-        if not total:
-            return 0.0
-        bad = sum(n for kind, n in enumerate(i.chest)
-                  if n and t.chest_poison[kind] >= 0
-                  and i.counts[t.chest_poison[kind]] >= 1)
-        return bad / total
-
-    def reveal(self, i: _Info) -> Action:
-        """Reveal another chest card when its expected gain beats the shock risk (K22)."""
-        value, shock = self._chest_value(i, i.counts, i.on_bag[i.seat])
-        return REVEAL if value > self.reveal_margin + shock * _FUTURE else STOP
-
-    # cover ---------------------------------------------------------------------------------
-
-    def cover(self, i: _Info) -> Action:
-        """Cover the poison card whose type is most dangerous: the highest count, then the
-        most chest poisons of its type left in the chest deck (K16)."""
-        t = i.tables
-
-        def danger(a: Action) -> tuple[int, int, int]:
-            assert a.card is not None
-            p = t.poison_of[a.card.index]
-            left = sum(n for kind, n in enumerate(i.chest)
-                       if t.chest_poison[kind] == p)
-            return (i.counts[p], left, -a.card.index)
-
-        return max(i.legal, key=danger)
-
-    # cards ---------------------------------------------------------------------------------
-
-    def _keep_value(self, i: _Info, idx: int) -> float:
-        """How much a card is worth keeping: its rank, more for a trump-suit card this round
-        and for potions (K16)."""
-        card = CARDS[idx]
-        v = float(card.rank)
-        if card.bit & i.tables.potion_cards:
-            v += 3.0
-        return v
-
-    def dump(self, i: _Info, mask: int) -> int:
-        """Return the card to play face down: the one least worth keeping. In the simplified
-        variant hands are discarded at the round's end (K2), so any card would do."""
-        return min(iter_bits(mask), key=lambda idx: (self._keep_value(i, idx), idx))
-
-    def _key(self, idx: int, lead: int, trump: int) -> int:
-        card = CARDS[idx]
-        if card.suit == trump:
-            return _TRUMP_KEY + card.rank
-        if card.suit == lead:
-            return card.rank
-        return -1
-
-    def _hold_chance(self, i: _Info, idx: int, lead: int) -> float:
-        """Estimate the chance that ``idx``, if it beats the trick now, still wins after the
-        seats that play after this one (only seats in the round play face up)."""
-        n = i.players
-        played = {s for s, _, _, _ in i.trick}
-        later = [s for s in range(n) if s != i.seat and s not in played
-                 and i.status[s] is Status.IN]
-        if not later:
-            return 1.0
-        card = CARDS[idx]
-        unseen = i.unseen
-        total = unseen.bit_count()
-        if not total:
-            return 1.0
-        t = i.tables
-        suit_mask = t.suit_masks[card.suit]
-        above = suit_mask & ~((1 << (idx + 1)) - 1)
-        higher = (unseen & above).bit_count() / total
-        trumps = 0.0
-        if card.suit != i.trump and i.trump >= 0:
-            trumps = (unseen & t.suit_masks[i.trump]).bit_count() / total
-        p = 1.0
-        for s in later:
-            size = max(1, i.hand_sizes[s])
-            beat = 1.0 - (1.0 - higher) ** size
-            if trumps:
-                void = bool(i.voids[s] >> card.suit & 1)
-                lacks = 1.0 if void else (1.0 - (unseen & suit_mask).bit_count() / total) ** size
-                beat += (1.0 - beat) * lacks * (1.0 - (1.0 - trumps) ** size)
-            p *= 1.0 - beat
-        return p
-
-    def _win_value(self, i: _Info, idx: int) -> float:
-        """The expected change of the bag if ``idx`` wins the trick: its gems, the mandatory
-        chest card, and the poisons and potions it takes (K14-K21)."""
-        t = i.tables
-        bag = i.on_bag[i.seat]
-        # A float from the start (the int converts exactly): the compiled build keeps a float
-        # variable as a C double and refuses to store an int in it.
-        gems = float(sum(g for _, _, _, g in i.trick) + t.icons[idx])
-        played = {s for s, _, _, _ in i.trick}
-        for s in range(i.players):
-            if s != i.seat and s not in played:
-                gems += t.face_down_gems if i.status[s] is not Status.IN else 0.3
-        taken = 1 << idx
-        for _, c, up, _ in i.trick:
-            if up and c >= 0:
-                taken |= 1 << c
-        poisons = (i.poisons_mine | taken) & t.poison_cards
-        new_poisons = taken & t.poison_cards
-        potions = i.potions_stored + (taken & t.potion_cards).bit_count()
-        counts = list(i.counts)
-        for c in iter_bits(new_poisons):
-            counts[t.poison_of[c]] += 1
-        # K16: the potions cover number poisons; use them where a count reaches 2.
-        for c in sorted(iter_bits(poisons), key=lambda c: -counts[t.poison_of[c]]):
-            if potions and counts[t.poison_of[c]] >= 2:
-                counts[t.poison_of[c]] -= 1
-                potions -= 1
-        if max(counts, default=0) >= 2:
-            return -(bag + _FUTURE) * self.caution  # K17: shocked before the chest
-        chest, _ = self._chest_value(i, counts, int(bag + gems))
-        return gems + chest
-
-    def _play_scores(self, i: _Info) -> list[tuple[float, int]]:
-        lead = -1
-        best = -1
-        for _, c, up, _ in i.trick:
-            if up:
-                if lead < 0:
-                    lead = CARDS[c].suit
-                best = max(best, self._key(c, lead, i.trump))
-        t = i.tables
-        out: list[tuple[float, int]] = []
-        for a in i.legal:
-            if a.kind is not ActionKind.PLAY:
-                continue
-            assert a.card is not None
-            idx = a.card.index
-            my_lead = lead if lead >= 0 else CARDS[idx].suit
-            key = self._key(idx, my_lead, i.trump)
-            score = -_CARD_COST * self._keep_value(i, idx)
-            if key > best:
-                p = self._hold_chance(i, idx, my_lead)
-                score += p * self._win_value(i, idx)
-                if a.card.bit & t.poison_cards:
-                    score += (1 - p) * 0.4
-            elif a.card.bit & t.poison_cards:
-                score += 0.4  # a poison given to an opponent (rulebook, Poisons)
-            out.append((score, idx))
-        return out
-
-    def play(self, i: _Info) -> Action:
-        """Choose a card to play face up, or to withdraw."""
-        if i.status[i.seat] is not Status.IN:
-            return DOWN[self.dump(i, i.hand)]
-        scores = self._play_scores(i)
-        best_score, best_idx = max(scores, key=lambda si: (si[0], -si[1]))
-        bag = i.on_bag[i.seat]
-        if bag > 0:
-            # Staying risks the bag to chest poisons revealed by others this trick (K21)
-            # besides what the card's own outcome risks; withdrawing banks it (K11).
-            q = self._shock_per_reveal(i)
-            others = 1.2 * q * (bag + _FUTURE) * self.caution
-            tricks_left = i.hand.bit_count()
-            stay = best_score - others + (0.6 if tricks_left > 1 else 0.0)
-            if stay < 0:
-                return WITHDRAW[self.dump(i, i.hand)]
-        return PLAY[best_idx]
-
-    def choose(self, i: _Info) -> Action:
-        if i.phase is Phase.PLAY:
-            return self.play(i)
-        if i.phase is Phase.CHEST_CHOICE:
-            return self.reveal(i)
-        if i.phase is Phase.COVER:
-            return self.cover(i)
-        raise ValueError(f"no decision in phase {i.phase.name.lower()}")
-
-
-class HeuristicBot:
-    """A bot that plays by rules of thumb (see the module docstring); deterministic.
-
-    ``caution`` scales how much it fears losing its bag (:data:`CAUTION` by default);
-    ``reveal_margin`` is the expected gain, in gems, that another chest card must promise.
-    """
-
-    name = "heuristic"
-
-    # The settings are declared ``object`` and checked here (see _errors.check_int).
-    def __init__(self, caution: object = CAUTION, reveal_margin: object = 0.25) -> None:
-        self._h = _Heuristic(check_number("caution", caution),
-                             check_number("reveal_margin", reveal_margin))
-
-    @property
-    def caution(self) -> float:
-        """How much the bot fears losing its bag."""
-        return self._h.caution
-
-    @property
-    def reveal_margin(self) -> float:
-        """The expected gain, in gems, that another chest card must promise."""
-        return self._h.reveal_margin
-
-    def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        """Return the heuristic's action for the view's seat."""
-        acts = check_choice(view, rng).legal_actions
-        if len(acts) == 1:
-            return acts[0]
-        try:
-            return self._h.choose(_info_from_view(view))
-        except Exception as exc:  # a view made by hand that no state shows
-            raise InvalidStateError(f"invalid view: {quoted(exc)}") from None
-
-    def __repr__(self) -> str:
-        return f"HeuristicBot(caution={self._h.caution}, reveal_margin={self._h.reveal_margin})"
-
-
-# -- the same policy on full states, fast ------------------------------------------------------
+# -- per-config constants -----------------------------------------------------------------------
 
 
 class _CardTables:
-    """Per-card constants of the heuristic for one config, computed once (internal)."""
+    """Per-card constants of the heuristic for one config, and caches of what many decisions
+    share (internal)."""
 
     __slots__ = ("above", "chest_kinds", "chests", "cost", "counts", "dumps", "gems_first",
-                 "keep", "suit", "t", "trump_key")
+                 "keep", "no_chest", "suit", "t", "trump_key")
 
     def __init__(self, t: Tables) -> None:
-        h = _Heuristic()
-        dummy = _Info(t)
-        #: _Heuristic._keep_value of each card index.
-        self.keep = tuple(h._keep_value(dummy, c.index) for c in CARDS)
-        #: The score term of spending each card, as _play_scores computes it.
+        self.t = t
+        #: How much each card is worth keeping: its rank, 3 more for a potion (K16).
+        self.keep = tuple(float(c.rank) + (3.0 if c.bit & t.potion_cards else 0.0)
+                          for c in CARDS)
+        #: The score term of spending each card.
         self.cost = tuple(-_CARD_COST * k for k in self.keep)
         self.suit = tuple(int(c.suit) for c in CARDS)
         self.trump_key = tuple(_TRUMP_KEY + c.rank for c in CARDS)
@@ -435,58 +83,52 @@ class _CardTables:
         self.chest_kinds = tuple(
             (kind, card.large, t.chest_poison[kind]) for kind, card in enumerate(t.chest_cards)
         )
-        #: Whether the chest's gem cards come before its poison cards (see chest()).
+        # When the gem kinds come first, _chest_value may add their terms as integers first
+        # and get the same float as adding term by term in chest order.
         kinds = [p for _, _, p in self.chest_kinds]
         self.gems_first = kinds == sorted(kinds, key=lambda p: p >= 0)
-        self.t = t
-        #: _Heuristic.dump by hand mask, filled as hands are met.
         self.dumps: dict[int, int] = {}
-        #: The poison counts by (uncovered poisons of the seat, chest centre), and the chest
-        #: summaries by chest deck (see counts() and chest()).
         self.counts: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
         self.chests: dict[tuple[int, ...], _Chest] = {}
+        self.no_chest = _Chest(self, (0,) * len(t.chest_cards))
 
-    def dump(self, mask: int) -> int:
-        """Return the card _Heuristic.dump plays face down from ``mask``."""
-        found = self.dumps.get(mask)
+    def dump(self, hand: int) -> int:
+        """Return the card of ``hand`` least worth keeping, to play face down (cached)."""
+        found = self.dumps.get(hand)
         if found is None:
-            if len(self.dumps) > 50_000:
+            if len(self.dumps) > _CACHE_SIZE:
                 self.dumps.clear()
             keep = self.keep
-            found = self.dumps[mask] = min(iter_bits(mask), key=lambda idx: (keep[idx], idx))
+            found = self.dumps[hand] = min(iter_bits(hand), key=lambda idx: (keep[idx], idx))
         return found
 
-    def seat_counts(self, state: State, seat: int) -> tuple[int, ...]:
-        """Return _info_from_state's poison counts of ``seat``: its uncovered poison cards
-        and the chest poisons in the centre, per type (K15)."""
-        mine = state.poison_masks[seat] & ~state.covered_masks[seat]
-        centre = state.chest_centre
+    def seat_counts(self, mine: int, centre: tuple[int, ...]) -> tuple[int, ...]:
+        """Return the poison counts from uncovered poisons and the chest centre (K15, cached)."""
         found = self.counts.get((mine, centre))
         if found is None:
-            if len(self.counts) > 50_000:
+            if len(self.counts) > _CACHE_SIZE:
                 self.counts.clear()
             t = self.t
             counts = [(mine & m).bit_count() for m in t.type_masks]
-            poison = t.chest_poison
             for kind, n in enumerate(centre):
-                if n and poison[kind] >= 0:
-                    counts[poison[kind]] += n
+                if n and t.chest_poison[kind] >= 0:
+                    counts[t.chest_poison[kind]] += n
             found = self.counts[(mine, centre)] = tuple(counts)
         return found
 
     def chest(self, deck: tuple[int, ...]) -> _Chest:
-        """Return the summary of a chest deck that _StatePolicy's chest value reads."""
+        """Return the summary of a chest deck, by chest kind (cached)."""
         found = self.chests.get(deck)
         if found is None:
-            if len(self.chests) > 50_000:
+            if len(self.chests) > _CACHE_SIZE:
                 self.chests.clear()
             found = self.chests[deck] = _Chest(self, deck)
         return found
 
 
 class _Chest:
-    """A chest deck as _Heuristic._chest_value reads it: the total, the gem cards' sum (when
-    they come first, their terms add up exactly, as integers) and the poison kinds left."""
+    """A chest deck as the heuristic reads it: the total, the gem cards' sum (when they come
+    first in chest order) and the kinds left."""
 
     __slots__ = ("gems", "kinds", "poisons", "total")
 
@@ -518,255 +160,170 @@ def card_tables(t: Tables) -> _CardTables:
     return found
 
 
-_IN: Final = Status.IN
-_PLAY_P: Final = Phase.PLAY
-_CHOICE_P: Final = Phase.CHEST_CHOICE
+# -- what a decision reads ----------------------------------------------------------------------
 
 
-class _StatePolicy:
-    """The heuristic on full states, for search rollouts (see :func:`state_policy`).
+class _Info:
+    """The facts one decision reads: the seat's own cards and public facts only (K34). The
+    builders fill only what the phase's decision reads; the rest keeps these defaults."""
 
-    It decides exactly as ``_Heuristic.choose(_info_from_state(state))`` (a test compares them
-    on thousands of states), but reads the state directly, computes per decision only what
-    that decision needs (the unseen cards only when a card could win the trick, the potions'
-    cover only when a poison is taken or a count of 2 is at stake) and takes per-card
-    constants, poison counts and chest summaries from per-config caches. Every float
-    is computed by the same operations in the same order as in :class:`_Heuristic`, so that
-    near-ties break the same way.
-    """
+    __slots__ = (
+        "bag", "beaters", "chest", "counts", "ct", "extra", "hand", "in_round", "later", "mine",
+        "most", "phase", "plays", "stored", "trick_gems", "trump", "trump_share", "unseen",
+        "unseen_total", "up_cards",
+    )
 
-    def __init__(self, caution: float = CAUTION, reveal_margin: float = 0.25) -> None:
-        self.h = _Heuristic(caution, reveal_margin)
-        self.caution = caution
-        self.reveal_margin = reveal_margin
+    def __init__(self, ct: _CardTables, phase: Phase) -> None:
+        self.ct = ct
+        self.phase = phase
+        self.hand = 0
+        self.in_round = False
+        self.bag = 0  # gems on the seat's bag
+        self.mine = 0  # its uncovered poison number cards
+        self.stored = 0  # its potions not yet used to cover a poison (K16)
+        self.counts: tuple[int, ...] = ()  # its count of each poison type (K15)
+        self.most = 0  # the highest of the counts
+        self.chest = ct.no_chest
+        self.trump = -1  # the trump suit
+        self.plays = 0  # the cards it may play face up (K9)
+        self.beaters = 0  # those of them that beat the trick's face-up cards so far
+        self.trick_gems = 0
+        self.up_cards = 0  # the face-up cards of the trick
+        # Filled only when some card beats the trick, as only winning reads them:
+        # (hand size, void suits as bits) of each seat in the round that plays after this one,
+        self.later: list[tuple[int, int]] = []
+        # the gems each seat yet to play adds to the trick: a face-down card's gems for seats
+        # out of the round (K10, K12), a guess of 0.3 for the others,
+        self.extra: list[float] = []
+        # and the cards whose place the seat does not know.
+        self.unseen = 0
+        self.unseen_total = 0
+        self.trump_share = 0.0  # the share of trumps among the unseen cards
 
-    def __call__(self, state: State) -> Action:
-        phase = state.phase
-        if phase is _PLAY_P:
-            seat = state.actor
-            if state.status[seat] is _IN:
-                return self.play(state)
-            # Out of the round: a card face down, the one least worth keeping (one card: the
-            # only legal action either way).
-            return DOWN[card_tables(state.tables).dump(state.hand_masks[seat])]
-        if phase is _CHOICE_P:
-            return self.reveal(state)
-        acts = legal_actions(state)
-        if len(acts) == 1:
-            return acts[0]
-        i = _info_from_state(state)
-        i.legal = acts
-        return self.h.choose(i)
 
-    def _chest_value(self, chest: _Chest, counts: Sequence[int], bag: int) -> float:
-        # _Heuristic._chest_value's expected change of the bag, term by term.
-        if not chest.total:
-            return 0.0
-        caution = self.caution
-        if chest.gems is not None:
-            value = chest.gems
-            for n, large, p, left in chest.poisons:
-                if counts[p] >= 1:
-                    value -= n * (bag + _FUTURE * caution)
-                else:
-                    value += n * (large - (0.3 * bag * caution if left else 0.0))
-            return value / chest.total
-        value = 0.0
-        for n, large, p, left in chest.kinds:
-            if p < 0:
-                value += n * large
-            elif counts[p] >= 1:
-                value -= n * (bag + _FUTURE * caution)
-            else:
-                value += n * (large - (0.3 * bag * caution if left else 0.0))
-        return value / chest.total
-
-    def reveal(self, state: State) -> Action:
-        """_Heuristic.reveal on a state."""
-        seat = state.actor
-        ct = card_tables(state.tables)
-        chest = ct.chest(state.chest_deck)
-        counts = ct.seat_counts(state, seat)
-        value = self._chest_value(chest, counts, state.on_bag[seat])
-        shock = _shock_share(chest, counts)
-        return REVEAL if value > self.reveal_margin + shock * _FUTURE else STOP
-
-    def play(self, state: State) -> Action:
-        """_Heuristic.play for a seat in the round: a card face up, or withdraw."""
-        t = state.tables
-        ct = card_tables(t)
-        suit_of = ct.suit
-        trump_key = ct.trump_key
-        seat = state.actor
-        hand = state.hand_masks[seat]
-        trump = suit_of[state.trump_index] if state.trump_index >= 0 else -1
-        # The trick: its lead suit and best key (_Heuristic._key), gems, face-up cards, seats.
-        lead = -1
-        best = -1
-        trick_gems = 0
-        up_cards = 0
-        played = 0
-        for p in state.trick:
-            played |= 1 << p.seat
-            trick_gems += p.gems
-            if p.face_up:
-                c = p.card.index
-                up_cards |= 1 << c
-                if lead < 0:
-                    lead = suit_of[c]
-                cs = suit_of[c]
-                key = trump_key[c] if cs == trump else c % RANKS + 1 if cs == lead else -1
-                if key > best:
-                    best = key
-        plays = hand
-        if lead >= 0:
-            follow = hand & t.suit_masks[lead]
-            if follow:
-                plays = follow  # K9, as legal_actions
-        poison_cards = t.poison_cards
-        potion_cards = t.potion_cards
-        caution = self.caution
-        bag = state.on_bag[seat]
-        cost = ct.cost
-        counts = ct.seat_counts(state, seat)
-        base_max = max(counts, default=0)
-        chest = ct.chest(state.chest_deck)
-        chest_total = chest.total
-        chest_gems = chest.gems if chest_total else None  # no chest card: _chest_value
-        chest_poisons = chest.poisons
-        # Filled when a card could win the trick (_hold_chance and _win_value).
-        ready = False
-        later: list[tuple[int, int]] = []
-        unseen = total = 0
-        trumps = 0.0
-        extra: list[float] = []
-        mine = stored = 0
-        best_score = 0.0
-        best_idx = -1
-        m = plays
-        while m:
-            low = m & -m
-            m ^= low
-            idx = low.bit_length() - 1
-            cs = suit_of[idx]
-            my_lead = lead if lead >= 0 else cs
-            key = trump_key[idx] if cs == trump else idx % RANKS + 1 if cs == my_lead else -1
-            score = cost[idx]
+def _read_trick(i: _Info, trick: Sequence[Play] | Sequence[TrickCard]) -> int:
+    """Fill the trick facts and the cards that may play and beat; return the seats played."""
+    ct = i.ct
+    suit_masks = ct.t.suit_masks
+    trump = i.trump
+    lead = best = -1
+    gems = up = played = 0
+    for p in trick:
+        played |= 1 << p.seat
+        gems += p.gems
+        card = p.card
+        if p.face_up and card is not None:
+            c = card.index
+            up |= 1 << c
+            cs = ct.suit[c]
+            if lead < 0:
+                lead = cs
+            key = ct.trump_key[c] if cs == trump else c % RANKS + 1 if cs == lead else -1
             if key > best:
-                if not ready:
-                    ready = True
-                    status = state.status
-                    hands = state.hand_masks
-                    voids = state.void_suits
-                    fdg = t.face_down_gems
-                    for s in range(t.players):
-                        if s != seat and not played >> s & 1:
-                            if status[s] is _IN:
-                                later.append((max(1, hands[s].bit_count()), voids[s]))
-                                extra.append(0.3)
-                            else:
-                                extra.append(fdg)
-                    unseen = t.deck & ~_seen(state, seat)
-                    total = unseen.bit_count()
-                    if total and trump >= 0:
-                        trumps = (unseen & t.suit_masks[trump]).bit_count() / total
-                    mine = state.poison_masks[seat] & ~state.covered_masks[seat]
-                    stored = (state.potion_masks[seat].bit_count()
-                              - state.covered_masks[seat].bit_count())
-                # _Heuristic._hold_chance
-                if not later or not total:
-                    hold = 1.0
-                else:
-                    suit_mask = t.suit_masks[cs]
-                    higher = (unseen & ct.above[idx]).bit_count() / total
-                    tr = trumps if cs != trump else 0.0
-                    hold = 1.0
-                    for size, void in later:
-                        beat = 1.0 - (1.0 - higher) ** size
-                        if tr:
-                            lacks = 1.0 if void >> cs & 1 else (
-                                1.0 - (unseen & suit_mask).bit_count() / total) ** size
-                            beat += (1.0 - beat) * lacks * (1.0 - (1.0 - tr) ** size)
-                        hold *= 1.0 - beat
-                # _Heuristic._win_value
-                gems = float(trick_gems + t.icons[idx])  # as in _Heuristic._win_value
-                for g in extra:
-                    gems += g
-                taken = low | up_cards
-                new_poisons = taken & poison_cards
-                potions = stored + (taken & potion_cards).bit_count()
-                # Without new poisons the counts change only where a potion covers a count
-                # of 2 or more (_after_win).
-                won: Sequence[int]
-                if new_poisons or (potions and base_max >= 2):
-                    won = _after_win(t, counts, new_poisons, potions, (mine | taken) & poison_cards)
-                    shocked = max(won, default=0) >= 2
-                else:
-                    won = counts
-                    shocked = base_max >= 2
-                if shocked:
-                    win = -(bag + _FUTURE) * caution  # K17: shocked before the chest
-                elif chest_gems is not None:
-                    # _chest_value inlined: the most frequent call of a rollout.
-                    value = chest_gems
-                    worth = int(bag + gems)
-                    for n, large, pt, left in chest_poisons:
-                        if won[pt] >= 1:
-                            value -= n * (worth + _FUTURE * caution)
-                        else:
-                            value += n * (large - (0.3 * worth * caution if left else 0.0))
-                    win = gems + value / chest_total
-                else:
-                    win = gems + self._chest_value(chest, won, int(bag + gems))
-                score += hold * win
-                if low & poison_cards:
-                    score += (1 - hold) * 0.4
-            elif low & poison_cards:
-                score += 0.4  # a poison given to an opponent (rulebook, Poisons)
-            if best_idx < 0 or score > best_score:
-                best_score = score
-                best_idx = idx
-        if bag > 0:
-            # _Heuristic.play: staying risks the bag to chest poisons revealed by others.
-            q = _shock_share(chest, counts)
-            others = 1.2 * q * (bag + _FUTURE) * caution
-            stay = best_score - others + (0.6 if hand.bit_count() > 1 else 0.0)
-            if stay < 0:
-                return WITHDRAW[ct.dump(hand)]
-        return PLAY[best_idx]
+                best = key
+    i.trick_gems = gems
+    i.up_cards = up
+    plays = beaters = i.hand
+    if lead >= 0:
+        follow = plays & suit_masks[lead]
+        if follow:
+            plays = follow  # K9: must follow suit
+        # Only a higher trump beats a trump; else a trump or a higher card of the lead suit.
+        trumps = suit_masks[trump] if trump >= 0 else 0
+        if best >= _TRUMP_KEY:
+            beaters = plays & trumps & ~((1 << (trump * RANKS + best - _TRUMP_KEY)) - 1)
+        else:
+            beaters = plays & (trumps | suit_masks[lead] & ~((1 << (lead * RANKS + best)) - 1))
+    i.plays = plays
+    i.beaters = beaters
+    return played
 
 
-def _after_win(t: Tables, counts: Sequence[int], new_poisons: int, potions: int,
-               poisons: int) -> list[int]:
-    """Return the poison counts after taking ``new_poisons`` with ``potions`` potions to
-    cover ``poisons`` (_Heuristic._win_value)."""
-    won = list(counts)
-    poison_of = t.poison_of
-    for c in iter_bits(new_poisons):
-        won[poison_of[c]] += 1
-    if potions:
-        # K16: the potions cover number poisons; use them where a count reaches 2.
-        for c in sorted(iter_bits(poisons), key=lambda c: -won[poison_of[c]]):
-            if potions and won[poison_of[c]] >= 2:
-                won[poison_of[c]] -= 1
-                potions -= 1
-    return won
+def _set_unseen(i: _Info, unseen: int) -> None:
+    """Fill the unseen cards and the share of trumps among them."""
+    total = unseen.bit_count()
+    i.unseen = unseen
+    i.unseen_total = total
+    if total and i.trump >= 0:
+        i.trump_share = (unseen & i.ct.t.suit_masks[i.trump]).bit_count() / total
 
 
-def _shock_share(chest: _Chest, counts: Sequence[int]) -> float:
-    """Return the share of the chest deck that would shock a seat with these counts (K21)."""
-    if not chest.total:
-        return 0.0
-    bad = 0
-    for n, _, p, _ in chest.kinds:
-        if p >= 0 and counts[p] >= 1:
-            bad += n
-    return bad / chest.total
+def _info_from_view(v: PlayerView) -> _Info:
+    """Return the facts of the view's seat."""
+    seat = v.seat
+    assert seat is not None
+    ct = card_tables(tables_for(v.config))
+    t = ct.t
+    i = _Info(ct, v.phase)
+    me = v.seats[seat]
+    i.hand = sum(c.bit for c in v.hand)
+    i.in_round = me.status is _IN
+    i.bag = me.on_bag
+    i.mine = sum(pc.card.bit for pc in me.poisons if not pc.covered)
+    centre = [0] * len(t.chest_cards)
+    for c in v.chest_centre:
+        centre[t.chest_index[c]] += 1
+    i.counts = ct.seat_counts(i.mine, tuple(centre))
+    i.most = max(i.counts, default=0)
+    deck = [0] * len(t.chest_cards)
+    for c in v.chest_deck:
+        deck[t.chest_index[c]] += 1
+    i.chest = ct.chest(tuple(deck))
+    i.stored = me.stored_potions
+    i.trump = ct.suit[v.trump.index] if v.trump is not None else -1
+    played = _read_trick(i, v.trick)
+    if not i.beaters:
+        return i
+    for s in v.seats:
+        if s.seat != seat and not played >> s.seat & 1:
+            if s.status is _IN:
+                i.later.append((max(1, s.hand_size), s.void_mask))
+                i.extra.append(0.3)
+            else:
+                i.extra.append(float(t.face_down_gems))
+    _set_unseen(i, t.deck & ~v.seen_mask)
+    return i
+
+
+def _info_from_state(s: State) -> _Info:
+    """Return the acting seat's facts from a full state, reading only what its view shows."""
+    seat = s.actor
+    ct = card_tables(s.tables)
+    t = ct.t
+    phase = s.phase
+    i = _Info(ct, phase)
+    i.hand = s.hand_masks[seat]
+    i.in_round = s.status[seat] is _IN
+    if phase is _PLAY_P and not i.in_round:
+        return i  # a card face down: the hand is all that decision reads
+    i.bag = s.on_bag[seat]
+    i.mine = s.poison_masks[seat] & ~s.covered_masks[seat]
+    i.counts = ct.seat_counts(i.mine, s.chest_centre)
+    i.most = max(i.counts, default=0)
+    i.chest = ct.chest(s.chest_deck)
+    if phase is not _PLAY_P:
+        return i
+    i.stored = s.potion_masks[seat].bit_count() - s.covered_masks[seat].bit_count()
+    i.trump = ct.suit[s.trump_index] if s.trump_index >= 0 else -1
+    played = _read_trick(i, s.trick)
+    if not i.beaters:
+        return i  # the facts below are read only by a card that could win the trick
+    status = s.status
+    hands = s.hand_masks  # read for their sizes only, which are public (K34)
+    for o in range(t.players):
+        if o != seat and not played >> o & 1:
+            if status[o] is _IN:
+                i.later.append((max(1, hands[o].bit_count()), s.void_suits[o]))
+                i.extra.append(0.3)
+            else:
+                i.extra.append(float(t.face_down_gems))
+    _set_unseen(i, t.deck & ~_seen(s, seat))
+    return i
 
 
 def _seen(s: State, seat: int) -> int:
-    """Return the cards whose place ``seat`` knows: its hand and face-down cards, the face-up
-    discard pile, the trump card, the face-up cards of the trick and every play area."""
+    """Return the cards whose place ``seat`` knows (PlayerView.seen_mask, from the state)."""
+    # Other seats' face-down cards are hidden, in the trick or the discard pile (K34).
     others_down = 0
     for j, m in enumerate(s.face_down_masks):
         if j != seat:
@@ -784,8 +341,227 @@ def _seen(s: State, seat: int) -> int:
     return seen
 
 
+# -- the decisions ------------------------------------------------------------------------------
+
+
+def _chest_value(chest: _Chest, counts: Sequence[int], bag: int, caution: float) -> float:
+    """Return the expected change of ``bag`` from one chest card revealed (K20, K21)."""
+    if not chest.total:
+        return 0.0
+    if chest.gems is not None:  # the gem kinds' terms, summed once per chest deck
+        value = chest.gems
+        kinds = chest.poisons
+    else:
+        value = 0.0
+        kinds = chest.kinds
+    for n, large, p, left in kinds:
+        if p < 0:
+            value += n * large
+        elif counts[p] >= 1:
+            value -= n * (bag + _FUTURE * caution)
+        else:
+            # Not deadly now, but the type's count becomes 1 for everyone: a later card of
+            # the same type would shock (K21). Charge part of the bag for that risk.
+            value += n * (large - (0.3 * bag * caution if left else 0.0))
+    return value / chest.total
+
+
+def _shock_share(chest: _Chest, counts: Sequence[int]) -> float:
+    """Return the share of the chest deck that would shock a seat with these counts (K21)."""
+    if not chest.total:
+        return 0.0
+    bad = 0
+    for n, _, p, _ in chest.kinds:
+        if p >= 0 and counts[p] >= 1:
+            bad += n
+    return bad / chest.total
+
+
+def _after_win(t: Tables, counts: Sequence[int], new_poisons: int, potions: int,
+               poisons: int) -> list[int]:
+    """Return the poison counts after taking ``new_poisons`` and covering with ``potions``."""
+    won = list(counts)
+    poison_of = t.poison_of
+    for c in iter_bits(new_poisons):
+        won[poison_of[c]] += 1
+    if potions:
+        # The potions cover number poisons (K16): spend them where a count reaches 2 (K17).
+        for c in sorted(iter_bits(poisons), key=lambda c: -won[poison_of[c]]):
+            if potions and won[poison_of[c]] >= 2:
+                won[poison_of[c]] -= 1
+                potions -= 1
+    return won
+
+
+def _hold_chance(i: _Info, idx: int) -> float:
+    """Estimate the chance that ``idx``, beating the trick now, still wins it."""
+    # Only the seats in the round that play after this one may beat it: the others play face
+    # down (K12).
+    total = i.unseen_total
+    if not i.later or not total:
+        return 1.0
+    ct = i.ct
+    cs = ct.suit[idx]
+    unseen = i.unseen
+    higher = (unseen & ct.above[idx]).bit_count() / total
+    trumps = i.trump_share if cs != i.trump else 0.0
+    hold = 1.0
+    for size, void in i.later:
+        beat = 1.0 - (1.0 - higher) ** size
+        if trumps:
+            # A seat void in the suit (K9) may trump; otherwise only if it lacks the suit.
+            lacks = 1.0 if void >> cs & 1 else (
+                1.0 - (unseen & ct.t.suit_masks[cs]).bit_count() / total) ** size
+            beat += (1.0 - beat) * lacks * (1.0 - (1.0 - trumps) ** size)
+        hold *= 1.0 - beat
+    return hold
+
+
+class _Policy:
+    """The heuristic's decisions over an :class:`_Info`; called on a state, the rollout
+    policy of :func:`state_policy`."""
+
+    __slots__ = ("caution", "reveal_margin")
+
+    def __init__(self, caution: float = CAUTION, reveal_margin: float = 0.25) -> None:
+        self.caution = caution
+        self.reveal_margin = reveal_margin
+
+    def __call__(self, state: State) -> Action:
+        """Decide for the state's acting seat from what that seat may know (K34)."""
+        return self.choose(_info_from_state(state))
+
+    def choose(self, i: _Info) -> Action:
+        """Decide in the info's phase."""
+        phase = i.phase
+        if phase is _PLAY_P:
+            if i.in_round:
+                return self.play(i)
+            return DOWN[i.ct.dump(i.hand)]  # out of the round: the card least worth keeping
+        if phase is _CHOICE_P:
+            return self.reveal(i)
+        if phase is _COVER_P:
+            return self.cover(i)
+        raise ValueError(f"no decision in phase {phase.name.lower()}")
+
+    def reveal(self, i: _Info) -> Action:
+        """Reveal another chest card when its expected gain beats the shock risk (K22)."""
+        value = _chest_value(i.chest, i.counts, i.bag, self.caution)
+        shock = _shock_share(i.chest, i.counts)
+        return REVEAL if value > self.reveal_margin + shock * _FUTURE else STOP
+
+    def cover(self, i: _Info) -> Action:
+        """Cover the poison card whose type is most dangerous (K16)."""
+        # The highest count first, then the most chest poisons of its type left to reveal.
+        poison_of = i.ct.t.poison_of
+        kinds = i.chest.kinds
+
+        def danger(idx: int) -> tuple[int, int, int]:
+            """Rank a poison card by its type's danger."""
+            p = poison_of[idx]
+            return (i.counts[p], sum(n for n, _, q, _ in kinds if q == p), -idx)
+
+        return COVER[max(iter_bits(i.mine), key=danger)]
+
+    def play(self, i: _Info) -> Action:
+        """Play the best-scoring card face up, or withdraw when staying scores below zero."""
+        best_score = 0.0
+        best_idx = -1
+        m = i.plays
+        while m:  # ascending: ties go to the lower card
+            low = m & -m
+            m ^= low
+            idx = low.bit_length() - 1
+            score = self._score(i, idx, low)
+            if best_idx < 0 or score > best_score:
+                best_score = score
+                best_idx = idx
+        bag = i.bag
+        if bag > 0:
+            # Staying risks the bag to chest poisons revealed by others this trick (K21)
+            # besides what the card's own outcome risks; withdrawing banks it (K11).
+            q = _shock_share(i.chest, i.counts)
+            others = 1.2 * q * (bag + _FUTURE) * self.caution
+            stay = best_score - others + (0.6 if i.hand.bit_count() > 1 else 0.0)
+            if stay < 0:
+                return WITHDRAW[i.ct.dump(i.hand)]
+        return PLAY[best_idx]
+
+    def _score(self, i: _Info, idx: int, bit: int) -> float:
+        """Return the score of playing ``idx`` (``bit`` is ``1 << idx``) face up."""
+        # What winning with it is worth times the chance it holds, less the cost of spending it.
+        score = i.ct.cost[idx]
+        poison = bit & i.ct.t.poison_cards
+        if bit & i.beaters:
+            hold = _hold_chance(i, idx)
+            score += hold * self._win_value(i, idx)
+            if poison:
+                score += (1 - hold) * 0.4
+        elif poison:
+            score += 0.4  # a poison given to an opponent (rulebook, Poisons)
+        return score
+
+    def _win_value(self, i: _Info, idx: int) -> float:
+        """Return the expected change of the bag if ``idx`` wins the trick (K14-K21)."""
+        # Its gems, the mandatory chest card, and the poisons and potions it takes.
+        t = i.ct.t
+        # A float from the start: the compiled build keeps a float variable as a C double.
+        gems = float(i.trick_gems + t.icons[idx])
+        for g in i.extra:
+            gems += g
+        taken = (1 << idx) | i.up_cards
+        new_poisons = taken & t.poison_cards
+        potions = i.stored + (taken & t.potion_cards).bit_count()
+        counts: Sequence[int] = i.counts
+        most = i.most
+        # Without new poisons the counts change only where a potion covers a count of 2.
+        if new_poisons or (potions and most >= 2):
+            counts = _after_win(t, counts, new_poisons, potions, (i.mine | taken) & t.poison_cards)
+            most = max(counts, default=0)
+        if most >= 2:
+            return -(i.bag + _FUTURE) * self.caution  # K17: shocked before the chest
+        return gems + _chest_value(i.chest, counts, int(i.bag + gems), self.caution)
+
+
+class HeuristicBot:
+    """A bot that plays by rules of thumb (see the module docstring); deterministic.
+
+    ``caution`` scales how much it fears losing its bag (:data:`CAUTION` by default);
+    ``reveal_margin`` is the expected gain, in gems, that another chest card must promise.
+    """
+
+    name = "heuristic"
+
+    # The settings are declared ``object`` and checked here (see _errors.check_int).
+    def __init__(self, caution: object = CAUTION, reveal_margin: object = 0.25) -> None:
+        self._p = _Policy(check_number("caution", caution),
+                          check_number("reveal_margin", reveal_margin))
+
+    @property
+    def caution(self) -> float:
+        """How much the bot fears losing its bag."""
+        return self._p.caution
+
+    @property
+    def reveal_margin(self) -> float:
+        """The expected gain, in gems, that another chest card must promise."""
+        return self._p.reveal_margin
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        """Return the heuristic's action for the view's seat."""
+        acts = check_choice(view, rng).legal_actions
+        if len(acts) == 1:
+            return acts[0]
+        try:
+            return self._p.choose(_info_from_view(view))
+        except Exception as exc:  # a view made by hand that no state shows
+            raise InvalidStateError(f"invalid view: {quoted(exc)}") from None
+
+    def __repr__(self) -> str:
+        return f"HeuristicBot(caution={self._p.caution}, reveal_margin={self._p.reveal_margin})"
+
+
 def state_policy(caution: float = CAUTION) -> Callable[[State], Action]:
-    """Return the heuristic as a fast policy on full states, for search rollouts: it reads only
-    what the acting seat may know (K34), and decides as :class:`HeuristicBot` would on that
-    seat's view."""
-    return _StatePolicy(caution)
+    """Return the heuristic as a policy on full states, for search rollouts: it reads only what
+    the acting seat may know (K34), and decides as :class:`HeuristicBot` on that seat's view."""
+    return _Policy(caution)
