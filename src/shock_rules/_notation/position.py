@@ -65,7 +65,7 @@ from .._rules.check import load_state
 from .._rules.config import GameConfig, Variant
 from .._rules.edition import ChestCard, Edition, parse_chest_card
 from .._rules.state import Phase, Play, State, Status, not_a_state
-from .._rules.tables import tables_for
+from .._rules.tables import Tables, tables_for
 
 __all__ = ["format_position", "parse_position"]
 
@@ -208,27 +208,11 @@ def parse_position(text: str, config: GameConfig | None = None) -> State:
         raise InvalidNotationError(f"invalid position {quoted(text)}: expected text")
     if config is not None and not isinstance(config, GameConfig):
         raise ConfigError(f"parse_position() needs a GameConfig or None, not {quoted(config)}")
-    parts = text.split(" ")
-    names = list(_FIELDS)
-    if len(parts) != len(names):
-        raise InvalidNotationError(
-            f"invalid position {quoted(text)}: expected {len(names)} fields separated by single"
-            " spaces,"
-            f" not {len(parts)}")
-    raw = dict(zip(names, parts, strict=True))
+    raw = _split_fields(text)
     cfg = _config(_match("game", raw["game"]), config)
     n = cfg.players
     t = tables_for(cfg)
-    seat_fields: dict[str, list[str]] = {}
-    for name in _PER_SEAT:
-        items = raw[name].split("/")
-        if len(items) != n:
-            raise InvalidNotationError(
-                f"invalid position: the {name} field has {len(items)} entries, not one per seat"
-                f" ({n})")
-        for item in items:
-            _match(name, item)
-        seat_fields[name] = items
+    seat_fields = _seat_fields(raw, n)
     progress = _match("progress", raw["progress"])
     phase_m = _match("phase", raw["phase"])
     leaders = [-1 if v == "-" else int(v) for v in _match("leaders", raw["leaders"]).groups()]
@@ -240,47 +224,16 @@ def parse_position(text: str, config: GameConfig | None = None) -> State:
     hands = tuple(_mask(h, f"seat {i}'s hand") for i, h in enumerate(seat_fields["hands"]))
     face_down = tuple(_mask(h, f"seat {i}'s face-down cards")
                       for i, h in enumerate(seat_fields["face_down"]))
-    status, in_bag, on_bag, voids = [], [], [], []
-    for item in seat_fields["seats"]:
-        sm = _match("seats", item)
-        status.append(_STATUSES[sm.group(1)])
-        in_bag.append(int(sm.group(2)))
-        on_bag.append(int(sm.group(3)))
-        v = 0
-        for letter in sm.group(4) or "":
-            bit = 1 << Suit.parse(letter)
-            if v & bit:
-                raise InvalidStateError(f"invalid position: suit {letter} is listed twice")
-            v |= bit
-        voids.append(v)
-    poisons, covered, potions = [], [], []
-    for i, item in enumerate(seat_fields["areas"]):
-        area = _mask(item.replace("*", ""), f"seat {i}'s play area")
-        cov = _mask("".join(re.findall(rf"({_CARD})\*", item)), f"seat {i}'s play area")
-        if area & ~(t.poison_cards | t.potion_cards):
-            bad = cards_of(area & ~(t.poison_cards | t.potion_cards))[0]
-            raise InvalidStateError(
-                f"invalid position: {bad} in front of seat {i} is neither a poison nor a potion")
-        poisons.append(area & t.poison_cards)
-        potions.append(area & t.potion_cards)
-        covered.append(cov)
+    status, in_bag, on_bag, voids = _seat_states(seat_fields["seats"])
+    poisons, covered, potions = _play_areas(seat_fields["areas"], t)
     leader = leaders[0]
-    trick: list[Play] = []
-    for i, token in enumerate(re.findall(f"_?{_CARD}", trick_text)):
-        card = parse_card(token.lstrip("_"))
-        up = not token.startswith("_")
-        gems = t.icons[card.index] if up else t.face_down_gems
-        trick.append(Play((leader + i) % n, card, up, gems))
+    trick = _trick(trick_text, leader, n, t)
     chest_discard = _chest_counts(chest_m.group(1), t.chest_index, "chest discard")
     chest_centre = _chest_counts(chest_m.group(2), t.chest_index, "chest centre")
     chest_deck = tuple(full - a - b for full, a, b in
                        zip(t.chest_counts, chest_discard, chest_centre, strict=True))
     trump = -1 if trump_text == "-" else parse_card(trump_text).index
-    placed = discard | (0 if trump < 0 else CARDS[trump].bit)
-    for m in (*hands, *poisons, *potions):
-        placed |= m
-    for p in trick:
-        placed |= p.card.bit
+    placed = _placed(discard, trump, (*hands, *poisons, *potions), trick)
     trick_gems = sum(p.gems for p in trick)
     return load_state(
         config=cfg, tables=t, phase=_PHASES[phase_m.group(1)],
@@ -294,6 +247,94 @@ def parse_position(text: str, config: GameConfig | None = None) -> State:
         chest_centre=chest_centre, revealed=int(chest_m.group(3)), last_winner=leaders[2],
         round_leader=leaders[1], events=(),
     )
+
+
+def _split_fields(text: str) -> dict[str, str]:
+    """Return the position's fields by name, checking there are exactly twelve."""
+    parts = text.split(" ")
+    names = list(_FIELDS)
+    if len(parts) != len(names):
+        raise InvalidNotationError(
+            f"invalid position {quoted(text)}: expected {len(names)} fields separated by single"
+            " spaces,"
+            f" not {len(parts)}")
+    return dict(zip(names, parts, strict=True))
+
+
+def _seat_fields(raw: Mapping[str, str], n: int) -> dict[str, list[str]]:
+    """Return the entries of each per-seat field, one per seat, each checked well-formed."""
+    seat_fields: dict[str, list[str]] = {}
+    for name in _PER_SEAT:
+        items = raw[name].split("/")
+        if len(items) != n:
+            raise InvalidNotationError(
+                f"invalid position: the {name} field has {len(items)} entries, not one per seat"
+                f" ({n})")
+        for item in items:
+            _match(name, item)
+        seat_fields[name] = items
+    return seat_fields
+
+
+def _seat_states(items: list[str]) -> tuple[list[Status], list[int], list[int], list[int]]:
+    """Return the statuses, gems in and on the bags, and void-suit masks of the seats field."""
+    status: list[Status] = []
+    in_bag: list[int] = []
+    on_bag: list[int] = []
+    voids: list[int] = []
+    for item in items:
+        sm = _match("seats", item)
+        status.append(_STATUSES[sm.group(1)])
+        in_bag.append(int(sm.group(2)))
+        on_bag.append(int(sm.group(3)))
+        v = 0
+        for letter in sm.group(4) or "":
+            bit = 1 << Suit.parse(letter)
+            if v & bit:
+                raise InvalidStateError(f"invalid position: suit {letter} is listed twice")
+            v |= bit
+        voids.append(v)
+    return status, in_bag, on_bag, voids
+
+
+def _play_areas(items: list[str], t: Tables) -> tuple[list[int], list[int], list[int]]:
+    """Return the poison, covered and potion masks of the areas field, one each per seat."""
+    poisons: list[int] = []
+    covered: list[int] = []
+    potions: list[int] = []
+    for i, item in enumerate(items):
+        area = _mask(item.replace("*", ""), f"seat {i}'s play area")
+        cov = _mask("".join(re.findall(rf"({_CARD})\*", item)), f"seat {i}'s play area")
+        # Only poison cards and potions are ever placed in front of a seat.
+        if area & ~(t.poison_cards | t.potion_cards):
+            bad = cards_of(area & ~(t.poison_cards | t.potion_cards))[0]
+            raise InvalidStateError(
+                f"invalid position: {bad} in front of seat {i} is neither a poison nor a potion")
+        poisons.append(area & t.poison_cards)
+        potions.append(area & t.potion_cards)
+        covered.append(cov)
+    return poisons, covered, potions
+
+
+def _trick(text: str, leader: int, n: int, t: Tables) -> list[Play]:
+    """Return the plays of the trick field: seats follow from the leader, gems from the cards."""
+    trick: list[Play] = []
+    for i, token in enumerate(re.findall(f"_?{_CARD}", text)):
+        card = parse_card(token.lstrip("_"))
+        up = not token.startswith("_")
+        gems = t.icons[card.index] if up else t.face_down_gems
+        trick.append(Play((leader + i) % n, card, up, gems))
+    return trick
+
+
+def _placed(discard: int, trump: int, masks: tuple[int, ...], trick: list[Play]) -> int:
+    """Return the mask of the cards the fields place outside the dungeon deck."""
+    placed = discard | (0 if trump < 0 else CARDS[trump].bit)
+    for m in masks:
+        placed |= m
+    for p in trick:
+        placed |= p.card.bit
+    return placed
 
 
 def _chest_counts(text: str, index: Mapping[ChestCard, int], where: str) -> tuple[int, ...]:

@@ -328,156 +328,19 @@ class Edition:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, source: str = "<data>") -> Edition:
         """Return the edition described by a mapping shaped like the TOML file."""
-        top = _expect_keys(source, "the file", data, {"edition", "gems", "number_cards", "chest"})
-        for key in ("edition", "gems", "number_cards", "chest"):
-            if key not in top:
-                raise _err(source, f"missing [{key}]")
-        meta = _expect_keys(
-            source, "[edition]", top["edition"], {"name", "provisional", "description"}
-        )
-        name = meta.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise _err(source, "[edition] name must be a non-empty string")
-        provisional = meta.get("provisional", False)
-        if not isinstance(provisional, bool):
-            raise _err(source, "[edition] provisional must be true or false")
-        description = meta.get("description", "")
-        if not isinstance(description, str):
-            raise _err(source, "[edition] description must be a string")
-
-        gems_raw = top["gems"]
-        if not isinstance(gems_raw, list) or not gems_raw:
-            raise _err(source, "[[gems]] must list at least one gem colour")
-        gems: list[GemKind] = []
-        for i, g in enumerate(gems_raw):
-            g = _expect_keys(source, f"gems[{i}]", g, {"name", "value", "count"})
-            gname = g.get("name")
-            if not isinstance(gname, str) or not gname:
-                raise _err(source, f"gems[{i}] name must be a non-empty string")
-            if any(k.name == gname for k in gems):
-                raise _err(source, f"gems[{i}]: gem colour {quoted(gname)} is listed twice")
-            gems.append(
-                GemKind(
-                    gname,
-                    _expect_int(source, f"gems[{i}] value", g.get("value"), 1),
-                    _expect_int(source, f"gems[{i}] count", g.get("count"), 0),
-                )
-            )
-        if sum(g.value * g.count for g in gems) <= 0:
-            raise _err(source, "the gem supply is empty")
-
+        # The sections are checked in file order, so the first error reported stays the same.
+        top = _top_level(source, data)
+        name, provisional, description = _meta_section(source, top["edition"])
+        gems = _gems_section(source, top["gems"])
         nc = _expect_keys(
             source, "[number_cards]", top["number_cards"],
             {"poison_types", "poisons", "potions", "gem_icons"},
         )
-        types_raw = nc.get("poison_types")
-        if not isinstance(types_raw, list) or not types_raw:
-            raise _err(source, "[number_cards] poison_types must list at least one poison type")
-        for t in types_raw:
-            if not isinstance(t, str) or not _NAME_RE.fullmatch(t):
-                raise _err(
-                    source,
-                    f"poison type {quoted(t)} must be a lowercase name (letters, digits, - or _)"
-                )
-        if len(set(types_raw)) != len(types_raw):
-            raise _err(source, "[number_cards] poison_types lists a type twice")
-        if len(types_raw) != len(POISON_SEVENS):
-            raise _err(
-                source, "[number_cards] poison_types must list exactly three poison types, "
-                f"one per poison 7 (K30), not {len(types_raw)}"
-            )
-        poison_types = tuple(types_raw)
-
-        poisons_raw = nc.get("poisons", {})
-        if not isinstance(poisons_raw, Mapping):
-            raise _err(source, "[number_cards.poisons] must map cards to poison types")
-        poisons: dict[Card, str] = {}
-        for k, v in poisons_raw.items():
-            card = _card(source, "[number_cards.poisons]", k)
-            if v not in poison_types:
-                raise _err(source, f"[number_cards.poisons] {k}: unknown poison type {quoted(v)}")
-            if card in poisons:
-                raise _err(source, f"[number_cards.poisons] lists {card} twice")
-            if card not in POISON_SEVENS:
-                raise _err(
-                    source, f"[number_cards.poisons] {k}: the poison cards are exactly 7H, 7S "
-                    "and 7D (K1)"
-                )
-            if v in poisons.values():
-                raise _err(
-                    source, f"[number_cards.poisons] {k}: poison type {quoted(v)} is on two 7s; "
-                    "each poison 7 carries a different type (K30)"
-                )
-            poisons[card] = v
-        missing = [str(c) for c in POISON_SEVENS if c not in poisons]
-        if missing:
-            raise _err(
-                source, f"[number_cards.poisons] gives no poison type to {', '.join(missing)} "
-                "(the poison cards are exactly 7H, 7S and 7D, K1)"
-            )
-
-        potions_raw = nc.get("potions", [])
-        if not isinstance(potions_raw, list):
-            raise _err(source, "[number_cards] potions must be a list of cards")
-        potions = [_card(source, "[number_cards] potions", p) for p in potions_raw]
-        if len(set(potions)) != len(potions):
-            raise _err(source, "[number_cards] potions lists a card twice")
-        if set(potions) != set(POTIONS):
-            raise _err(
-                source, "[number_cards] potions must be exactly 5C and 7C (K1), not "
-                f"{[str(c) for c in sorted(potions)]}"
-            )
-
-        icons_raw = nc.get("gem_icons", {})
-        if not isinstance(icons_raw, Mapping):
-            raise _err(source, "[number_cards.gem_icons] must map cards to icon counts")
-        icons: dict[Card, int] = {}
-        for k, v in icons_raw.items():
-            card = _card(source, "[number_cards.gem_icons]", k)
-            if card in icons:
-                raise _err(source, f"[number_cards.gem_icons] lists {card} twice")
-            n = _expect_int(source, f"[number_cards.gem_icons] {k}", v, 0, MAX_CARD_ICONS)
-            if n:
-                icons[card] = n
-
-        chest_raw = top["chest"]
-        if not isinstance(chest_raw, list):
-            raise _err(source, "[[chest]] must be a list of chest cards")
-        chest: dict[ChestCard, int] = {}
-        for i, c in enumerate(chest_raw):
-            c = _expect_keys(
-                source, f"chest[{i}]", c, {"kind", "large", "small", "poison", "count"}
-            )
-            kind = c.get("kind")
-            count = _expect_int(source, f"chest[{i}] count", c.get("count"), 1, MAX_CHEST_COUNT)
-            if kind == "gem":
-                if "poison" in c:
-                    raise _err(source, f"chest[{i}]: a gem card has no poison type")
-                ccard = ChestCard(
-                    ChestKind.GEM,
-                    _expect_int(source, f"chest[{i}] large", c.get("large"), 0, MAX_CHEST_ICONS),
-                    _expect_int(source, f"chest[{i}] small", c.get("small", 0), 0,
-                                MAX_CHEST_ICONS),
-                )
-            elif kind == "poison":
-                if "small" in c:
-                    raise _err(source, f"chest[{i}]: a poison card has no small gem icons")
-                ptype = c.get("poison")
-                if ptype not in poison_types:
-                    raise _err(source, f"chest[{i}]: unknown poison type {quoted(ptype)}")
-                ccard = ChestCard(
-                    ChestKind.POISON,
-                    _expect_int(source, f"chest[{i}] large", c.get("large", 1), 0,
-                                MAX_CHEST_ICONS),
-                    0,
-                    ptype,
-                )
-            else:
-                raise _err(source, f"chest[{i}] kind must be 'gem' or 'poison', not {quoted(kind)}")
-            chest[ccard] = chest.get(ccard, 0) + count
-            if chest[ccard] > MAX_CHEST_COUNT:
-                raise _err(source, f"chest[{i}]: more than {MAX_CHEST_COUNT} {ccard} cards")
-
+        poison_types = _poison_types(source, nc.get("poison_types"))
+        poisons = _poisons(source, nc.get("poisons", {}), poison_types)
+        potions = _potions(source, nc.get("potions", []))
+        icons = _gem_icons(source, nc.get("gem_icons", {}))
+        chest = _chest_section(source, top["chest"], poison_types)
         token = _CHECKED.set(True)  # checked above: no need for __attrs_post_init__'s check
         try:
             return cls(
@@ -516,6 +379,183 @@ class Edition:
             },
             "chest": chest,
         }
+
+
+def _top_level(source: str, data: object) -> Mapping[str, Any]:
+    """Return the document's top-level table once it holds exactly the four sections."""
+    top = _expect_keys(source, "the file", data, {"edition", "gems", "number_cards", "chest"})
+    for key in ("edition", "gems", "number_cards", "chest"):
+        if key not in top:
+            raise _err(source, f"missing [{key}]")
+    return top
+
+
+def _meta_section(source: str, raw: object) -> tuple[str, bool, str]:
+    """Return the name, provisional flag and description of the [edition] section."""
+    meta = _expect_keys(source, "[edition]", raw, {"name", "provisional", "description"})
+    name = meta.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise _err(source, "[edition] name must be a non-empty string")
+    provisional = meta.get("provisional", False)
+    if not isinstance(provisional, bool):
+        raise _err(source, "[edition] provisional must be true or false")
+    description = meta.get("description", "")
+    if not isinstance(description, str):
+        raise _err(source, "[edition] description must be a string")
+    return name, provisional, description
+
+
+def _gems_section(source: str, raw: object) -> list[GemKind]:
+    """Return the gem colours of the [[gems]] list: distinct names, a supply worth something."""
+    if not isinstance(raw, list) or not raw:
+        raise _err(source, "[[gems]] must list at least one gem colour")
+    gems: list[GemKind] = []
+    for i, item in enumerate(raw):
+        g = _expect_keys(source, f"gems[{i}]", item, {"name", "value", "count"})
+        gname = g.get("name")
+        if not isinstance(gname, str) or not gname:
+            raise _err(source, f"gems[{i}] name must be a non-empty string")
+        if any(k.name == gname for k in gems):
+            raise _err(source, f"gems[{i}]: gem colour {quoted(gname)} is listed twice")
+        gems.append(
+            GemKind(
+                gname,
+                _expect_int(source, f"gems[{i}] value", g.get("value"), 1),
+                _expect_int(source, f"gems[{i}] count", g.get("count"), 0),
+            )
+        )
+    if sum(g.value * g.count for g in gems) <= 0:
+        raise _err(source, "the gem supply is empty")
+    return gems
+
+
+def _poison_types(source: str, raw: object) -> tuple[str, ...]:
+    """Return the poison types of [number_cards]: three distinct lowercase names (K30)."""
+    if not isinstance(raw, list) or not raw:
+        raise _err(source, "[number_cards] poison_types must list at least one poison type")
+    for t in raw:
+        if not isinstance(t, str) or not _NAME_RE.fullmatch(t):
+            raise _err(
+                source,
+                f"poison type {quoted(t)} must be a lowercase name (letters, digits, - or _)"
+            )
+    if len(set(raw)) != len(raw):
+        raise _err(source, "[number_cards] poison_types lists a type twice")
+    if len(raw) != len(POISON_SEVENS):
+        raise _err(
+            source, "[number_cards] poison_types must list exactly three poison types, "
+            f"one per poison 7 (K30), not {len(raw)}"
+        )
+    return tuple(raw)
+
+
+def _poisons(source: str, raw: object, poison_types: tuple[str, ...]) -> dict[Card, str]:
+    """Return the poison type of each poison 7 from [number_cards.poisons] (K1, K30)."""
+    if not isinstance(raw, Mapping):
+        raise _err(source, "[number_cards.poisons] must map cards to poison types")
+    poisons: dict[Card, str] = {}
+    for k, v in raw.items():
+        card = _card(source, "[number_cards.poisons]", k)
+        if v not in poison_types:
+            raise _err(source, f"[number_cards.poisons] {k}: unknown poison type {quoted(v)}")
+        if card in poisons:
+            raise _err(source, f"[number_cards.poisons] lists {card} twice")
+        # K1: the poison cards are fixed by the rules, whatever the edition says.
+        if card not in POISON_SEVENS:
+            raise _err(
+                source, f"[number_cards.poisons] {k}: the poison cards are exactly 7H, 7S "
+                "and 7D (K1)"
+            )
+        # K30: each poison 7 carries a different creature.
+        if v in poisons.values():
+            raise _err(
+                source, f"[number_cards.poisons] {k}: poison type {quoted(v)} is on two 7s; "
+                "each poison 7 carries a different type (K30)"
+            )
+        poisons[card] = v
+    missing = [str(c) for c in POISON_SEVENS if c not in poisons]
+    if missing:
+        raise _err(
+            source, f"[number_cards.poisons] gives no poison type to {', '.join(missing)} "
+            "(the poison cards are exactly 7H, 7S and 7D, K1)"
+        )
+    return poisons
+
+
+def _potions(source: str, raw: object) -> list[Card]:
+    """Return the potion cards of [number_cards] potions: exactly 5C and 7C (K1)."""
+    if not isinstance(raw, list):
+        raise _err(source, "[number_cards] potions must be a list of cards")
+    potions = [_card(source, "[number_cards] potions", p) for p in raw]
+    if len(set(potions)) != len(potions):
+        raise _err(source, "[number_cards] potions lists a card twice")
+    if set(potions) != set(POTIONS):
+        raise _err(
+            source, "[number_cards] potions must be exactly 5C and 7C (K1), not "
+            f"{[str(c) for c in sorted(potions)]}"
+        )
+    return potions
+
+
+def _gem_icons(source: str, raw: object) -> dict[Card, int]:
+    """Return the gem icon counts of [number_cards.gem_icons], leaving out cards with none."""
+    if not isinstance(raw, Mapping):
+        raise _err(source, "[number_cards.gem_icons] must map cards to icon counts")
+    icons: dict[Card, int] = {}
+    for k, v in raw.items():
+        card = _card(source, "[number_cards.gem_icons]", k)
+        if card in icons:
+            raise _err(source, f"[number_cards.gem_icons] lists {card} twice")
+        n = _expect_int(source, f"[number_cards.gem_icons] {k}", v, 0, MAX_CARD_ICONS)
+        if n:
+            icons[card] = n
+    return icons
+
+
+def _chest_section(source: str, raw: object,
+                   poison_types: tuple[str, ...]) -> dict[ChestCard, int]:
+    """Return how many of each chest card the [[chest]] list holds, entries of one card added."""
+    if not isinstance(raw, list):
+        raise _err(source, "[[chest]] must be a list of chest cards")
+    chest: dict[ChestCard, int] = {}
+    for i, item in enumerate(raw):
+        c = _expect_keys(
+            source, f"chest[{i}]", item, {"kind", "large", "small", "poison", "count"}
+        )
+        kind = c.get("kind")
+        count = _expect_int(source, f"chest[{i}] count", c.get("count"), 1, MAX_CHEST_COUNT)
+        ccard = _chest_card(source, i, kind, c, poison_types)
+        chest[ccard] = chest.get(ccard, 0) + count
+        # A position writes a chest card's count in three digits at most.
+        if chest[ccard] > MAX_CHEST_COUNT:
+            raise _err(source, f"chest[{i}]: more than {MAX_CHEST_COUNT} {ccard} cards")
+    return chest
+
+
+def _chest_card(source: str, i: int, kind: object, c: Mapping[str, Any],
+                poison_types: tuple[str, ...]) -> ChestCard:
+    """Return the chest card of kind ``kind`` that entry ``i`` of [[chest]] describes."""
+    if kind == "gem":
+        if "poison" in c:
+            raise _err(source, f"chest[{i}]: a gem card has no poison type")
+        return ChestCard(
+            ChestKind.GEM,
+            _expect_int(source, f"chest[{i}] large", c.get("large"), 0, MAX_CHEST_ICONS),
+            _expect_int(source, f"chest[{i}] small", c.get("small", 0), 0, MAX_CHEST_ICONS),
+        )
+    if kind == "poison":
+        if "small" in c:
+            raise _err(source, f"chest[{i}]: a poison card has no small gem icons")
+        ptype = c.get("poison")
+        if ptype not in poison_types:
+            raise _err(source, f"chest[{i}]: unknown poison type {quoted(ptype)}")
+        return ChestCard(
+            ChestKind.POISON,
+            _expect_int(source, f"chest[{i}] large", c.get("large", 1), 0, MAX_CHEST_ICONS),
+            0,
+            ptype,
+        )
+    raise _err(source, f"chest[{i}] kind must be 'gem' or 'poison', not {quoted(kind)}")
 
 
 @functools.cache

@@ -93,7 +93,7 @@ from .._rules.actions import COVER, DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action
 from .._rules.cards import NUM_CARDS, Card
 from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig, Variant
 from .._rules.state import Phase, Status
-from .._rules.tables import tables_for
+from .._rules.tables import Tables, tables_for
 
 __all__ = [
     "GEM_BOUND",
@@ -239,53 +239,82 @@ def encode(view: PlayerView) -> list[float]:
     t = tables_for(config)
     f = {fl.name: fl.offset for fl in layout(config)}
     v = [0.0] * observation_size(config)
+    _encode_game(v, f, view, seat, config)
+    _encode_turn(v, f, view, seat, n)
+    _encode_cards(v, f, view)
+    _encode_trick(v, f["trick"], view, seat, n)
+    _encode_seats(v, f["seats"], view, seat, n, config.edition.poison_types)
+    _encode_counts(v, f, view, t)
+    return v
 
-    def rel(s: int) -> int:
-        return (s - seat) % n
 
-    def one_hot_seat(name: str, s: int) -> None:
-        if s >= 0:
-            v[f[name] + rel(s)] = 1.0
+def _one_hot_seat(v: list[float], offset: int, s: int, seat: int, n: int) -> None:
+    """Set the one-hot entry of seat ``s`` relative to the viewer ``seat``; none if ``s`` < 0."""
+    if s >= 0:
+        v[offset + (s - seat) % n] = 1.0
 
-    def bits(name: str, cards: Iterable[Card]) -> None:
-        base = f[name]
-        for c in cards:
-            v[base + c.index] = 1.0
 
-    v[f["players"] + n - MIN_PLAYERS] = 1.0
+def _bits(v: list[float], offset: int, cards: Iterable[Card]) -> None:
+    """Set one entry per card, at ``offset`` plus the card's index."""
+    for c in cards:
+        v[offset + c.index] = 1.0
+
+
+def _encode_game(v: list[float], f: dict[str, int], view: PlayerView, seat: int,
+                 config: GameConfig) -> None:
+    """Encode the game's shape and progress: players, variant, own seat, round, trick, phase."""
+    v[f["players"] + config.players - MIN_PLAYERS] = 1.0
     v[f["variant"]] = 1.0 if config.variant is Variant.SIMPLIFIED else 0.0
     v[f["seat"] + seat] = 1.0
     v[f["round"] + view.round - 1] = 1.0
     v[f["trick_number"]] = float(view.trick_number)
     v[f["phase"] + int(view.phase)] = 1.0
+
+
+def _encode_turn(v: list[float], f: dict[str, int], view: PlayerView, seat: int,
+                 n: int) -> None:
+    """Encode who must move and who led, relative to the viewer."""
     to_move = view.to_move
     if to_move is not None:
-        one_hot_seat("to_move", to_move)
+        _one_hot_seat(v, f["to_move"], to_move, seat, n)
     v[f["my_turn"]] = 1.0 if view.my_turn else 0.0
-    one_hot_seat("leader", view.leader)
-    one_hot_seat("lead_seat", view.lead_seat)
-    one_hot_seat("round_leader", view.round_leader)
-    one_hot_seat("last_winner", view.last_winner)
+    _one_hot_seat(v, f["leader"], view.leader, seat, n)
+    _one_hot_seat(v, f["lead_seat"], view.lead_seat, seat, n)
+    _one_hot_seat(v, f["round_leader"], view.round_leader, seat, n)
+    _one_hot_seat(v, f["last_winner"], view.last_winner, seat, n)
+
+
+def _encode_cards(v: list[float], f: dict[str, int], view: PlayerView) -> None:
+    """Encode the trump, the lead suit, and the cards the viewer may know (K34)."""
     if view.trump is not None:
         v[f["trump"] + view.trump.index] = 1.0
         v[f["trump_suit"] + int(view.trump.suit)] = 1.0
     lead = view.lead_suit
     if lead is not None:
         v[f["lead_suit"] + int(lead)] = 1.0
-    bits("hand", view.hand)
-    bits("own_face_down", view.own_face_down)
-    bits("discard", view.discard)
+    _bits(v, f["hand"], view.hand)
+    _bits(v, f["own_face_down"], view.own_face_down)
+    _bits(v, f["discard"], view.discard)
+
+
+def _encode_trick(v: list[float], offset: int, view: PlayerView, seat: int, n: int) -> None:
+    """Encode each card of the current trick in its slot, in play order."""
     for i, tc in enumerate(view.trick):
-        base = f["trick"] + i * _TRICK_SLOT
+        base = offset + i * _TRICK_SLOT
         v[base] = 1.0
-        v[base + 1 + rel(tc.seat)] = 1.0
+        v[base + 1 + (tc.seat - seat) % n] = 1.0
         v[base + 1 + _SLOTS] = 1.0 if tc.face_up else 0.0
+        # Another seat's face-down card is unknown to the viewer (K34): its card block stays 0.
         if tc.card is not None:
             v[base + 2 + _SLOTS + tc.card.index] = 1.0
         v[base + 2 + _SLOTS + NUM_CARDS] = float(tc.gems)
-    types = config.edition.poison_types
+
+
+def _encode_seats(v: list[float], offset: int, view: PlayerView, seat: int, n: int,
+                  types: tuple[str, ...]) -> None:
+    """Encode the public facts of each seat in its slot, relative to the viewer."""
     for sv in view.seats:
-        base = f["seats"] + rel(sv.seat) * _SEAT_SLOT
+        base = offset + ((sv.seat - seat) % n) * _SEAT_SLOT
         v[base] = 1.0
         v[base + 1 + int(sv.status)] = 1.0
         k = base + 1 + len(Status)
@@ -301,6 +330,10 @@ def encode(view: PlayerView) -> list[float]:
         v[k + 1] = float(sv.stored_potions)
         for s in sv.void_suits:
             v[k + 2 + int(s)] = 1.0
+
+
+def _encode_counts(v: list[float], f: dict[str, int], view: PlayerView, t: Tables) -> None:
+    """Encode the deck size, the supply, the chest piles per kind and the gems at stake."""
     v[f["deck_size"]] = float(view.deck_size)
     v[f["supply"]] = float(view.supply)
     for name, cards in (
@@ -313,7 +346,6 @@ def encode(view: PlayerView) -> list[float]:
             v[base + t.chest_index[c]] += 1.0
     v[f["revealed"]] = float(view.revealed)
     v[f["trick_gems"]] = float(view.trick_gems)
-    return v
 
 
 def action_index(action: Action) -> int:

@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
@@ -32,6 +33,7 @@ from ._tables import (
     ClientLimitError,
     Connection,
     Hub,
+    LiveTable,
     RequestError,
     TableLimitError,
 )
@@ -180,10 +182,33 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
     hub = Hub(store, bot_delay=bot_delay, max_tables=limits.max_tables,
               max_client_tables=limits.tables_per_address,
               max_finished=limits.finished_tables, idle_seconds=limits.idle_minutes * 60)
-    creators = _ClientLimits(limits.tables_per_minute)
+    server = _Server(hub, limits)
+    routes = [
+        Route("/", server.page),
+        Route("/api/health", server.health),
+        Route("/api/tables", server.create_table, methods=["POST"]),
+        Route("/api/tables/{table}", server.spectator_view),
+        WebSocketRoute("/ws/{table}", server.play),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=server.lifespan)
+    app.state.hub = hub
+    return app
+
+
+class _Server:
+    """What the routes of one application share: its hub, its limits and the buckets of the
+    table-creation limit; its methods are the routes' handlers."""
+
+    def __init__(self, hub: Hub, limits: Limits) -> None:
+        self.hub = hub
+        self.limits = limits
+        self.creators = _ClientLimits(limits.tables_per_minute)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        """Restore the stored tables and sweep idle ones while the server runs."""
+        hub = self.hub
         hub.load()
         await hub.start()
         # What is loaded now (modules, restored tables) lives as long as the server: out of
@@ -200,47 +225,48 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
             await hub.stop()
             hub.store.close()
 
+    @staticmethod
     async def page(request: Request) -> Response:
+        """``GET /``: the browser client's page, or a note that it is not installed."""
         index = STATIC / "index.html"
         if index.is_file():
             return FileResponse(index)
         return HTMLResponse("<!doctype html><title>shock-rules</title>"
                             "<p>The browser client is not installed.</p>")
 
+    @staticmethod
     async def health(request: Request) -> Response:
+        """``GET /api/health``: whether the server answers."""
         return JSONResponse({"ok": True})
 
-    async def create_table(request: Request) -> Response:
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > limits.body_bytes:
-                return _error("too_large", f"the body is over {limits.body_bytes} bytes", 413)
-        try:
-            data = json.loads(body)
-        except (ValueError, RecursionError):
-            return _error("bad_request", "the body is not JSON", 400)
-        if not isinstance(data, dict):
-            return _error("bad_request", "expected a JSON object", 400)
-        unknown = sorted(set(data) - {"players", "variant", "bots"})
-        if unknown:
-            return _error("bad_request", f"unknown field {unknown[0][:40]!r}", 400)
-        players = data.get("players", 4)
-        variant = data.get("variant", "standard")
-        if type(players) is not int or not isinstance(variant, str):
-            return _error("bad_request", "players: expected 3, 4 or 5; variant: expected"
-                          " 'standard' or 'simplified'", 400)
+    async def create_table(self, request: Request) -> Response:
+        """``POST /api/tables``: create a table; answer its id and its human seats' tokens."""
+        body = await _read_body(request, self.limits.body_bytes)
+        if body is None:
+            return _error("too_large", f"the body is over {self.limits.body_bytes} bytes", 413)
+        asked = _table_request(body)
+        if isinstance(asked, Response):
+            return asked
         host = request.client.host if request.client else None
-        bucket = creators.bucket(host)
+        bucket = self.creators.bucket(host)
         if not bucket.take():
-            wait = math.ceil(bucket.wait())
-            answer = _error("too_fast", f"more than {limits.tables_per_minute:g} tables a"
-                            f" minute from this address: try again in {wait} s", 429)
-            answer.headers["Retry-After"] = str(wait)
-            return answer
+            return self._too_fast(bucket)
+        return await self._create(bucket, asked, client_key(host))
+
+    def _too_fast(self, bucket: _Bucket) -> Response:
+        """Return the 429 answer to a client address over its table-creation limit."""
+        wait = math.ceil(bucket.wait())
+        answer = _error("too_fast", f"more than {self.limits.tables_per_minute:g} tables a"
+                        f" minute from this address: try again in {wait} s", 429)
+        answer.headers["Retry-After"] = str(wait)
+        return answer
+
+    async def _create(self, bucket: _Bucket, asked: tuple[int, str, object],
+                      client: str) -> Response:
+        """Create the table asked for; a table not made gives its token back to ``bucket``."""
+        players, variant, bots = asked
         try:
-            table_id, tokens = await hub.create(players, variant, data.get("bots", {}),
-                                                client_key(host))
+            table_id, tokens = await self.hub.create(players, variant, bots, client)
         except RequestError as exc:  # only tables made count
             bucket.give_back()
             return _error("bad_request", str(exc), 400)
@@ -257,16 +283,18 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
         return JSONResponse({"table": table_id, "seats": [
             {"seat": s, "token": t} for s, t in sorted(tokens.items())]}, status_code=201)
 
-    async def spectator_view(request: Request) -> Response:
-        live = hub.tables.get(request.path_params["table"])
+    async def spectator_view(self, request: Request) -> Response:
+        """``GET /api/tables/ID``: the table as a spectator sees it."""
+        live = self.hub.tables.get(request.path_params["table"])
         if live is None:
             return _error("no_such_table", "no such table", 404)
         async with live.lock:
             return JSONResponse(live.table.view_document(None))
 
-    async def play(ws: WebSocket) -> None:
+    async def play(self, ws: WebSocket) -> None:
+        """``/ws/ID``: a seat's (with its token) or a spectator's connection to a table."""
         await ws.accept()
-        live = hub.tables.get(ws.path_params["table"])
+        live = self.hub.tables.get(ws.path_params["table"])
         if live is None:
             await ws.close(NO_TABLE)
             return
@@ -277,47 +305,13 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
             if seat is None:
                 await ws.close(BAD_TOKEN)
                 return
-        since = ws.query_params.get("since", "")
-        ok = since.isascii() and since.isdigit() and len(since) < 10
-        conn = Connection(seat, int(since) if ok else -1)
+        conn = Connection(seat, _since(ws.query_params.get("since", "")))
         async with live.lock:
             live.join(conn)  # a table dropped meanwhile: closed by the writer, as unknown
         writer = asyncio.get_running_loop().create_task(_write(ws, conn))
-        bucket = _Bucket(limits.messages_per_second)
-        # When its latest refused messages were refused: a window, not a count in a row (the
-        # bucket lets one message through every 1/rate seconds of any flood, which must not
-        # forgive it).
-        refused: collections.deque[float] = collections.deque(maxlen=max(1, limits.flood))
+        throttle = _Throttle(self.limits)
         try:
-            while not writer.done():
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is None:
-                    raw = message.get("bytes") or b""
-                    text = raw.decode("utf-8", "replace")
-                if conn.answer:
-                    conn.answer = False  # the first message after a view is always heard
-                elif not bucket.take():
-                    now = time.monotonic()
-                    refused.append(now)
-                    if (len(refused) == refused.maxlen
-                            and now - refused[0] <= limits.flood_seconds):
-                        await ws.close(POLICY, reason=FLOODING)
-                        break
-                    conn.send(json.dumps(_too("too_fast", "more than"
-                                              f" {limits.messages_per_second:g} messages a"
-                                              " second: slow down", live.table.step)))
-                    continue
-                if len(text.encode("utf-8")) > limits.message_bytes:
-                    conn.send(json.dumps(_too("too_large", "the message is over"
-                                              f" {limits.message_bytes} bytes",
-                                              live.table.step)))
-                    continue
-                error = await live.act(conn, text)
-                if error is not None:
-                    conn.send(json.dumps(error))
+            await self._listen(ws, live, conn, writer, throttle)
         except WebSocketDisconnect:
             pass
         except Exception:
@@ -328,17 +322,98 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
             with contextlib.suppress(Exception):
                 await writer
 
-    routes = [
-        Route("/", page),
-        Route("/api/health", health),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{table}", spectator_view),
-        WebSocketRoute("/ws/{table}", play),
-        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.hub = hub
-    return app
+    async def _listen(self, ws: WebSocket, live: LiveTable, conn: Connection,
+                      writer: asyncio.Task[None], throttle: _Throttle) -> None:
+        """Hand a connection's messages to its table until it ends, refusing those too fast
+        or too large, and closing it when it floods."""
+        limits = self.limits
+        while not writer.done():
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = _text_of(message)
+            if conn.answer:
+                conn.answer = False  # the first message after a view is always heard
+            elif not throttle.bucket.take():
+                if throttle.refuse():
+                    await ws.close(POLICY, reason=FLOODING)
+                    break
+                conn.send(json.dumps(_too("too_fast", "more than"
+                                          f" {limits.messages_per_second:g} messages a"
+                                          " second: slow down", live.table.step)))
+                continue
+            if len(text.encode("utf-8")) > limits.message_bytes:
+                conn.send(json.dumps(_too("too_large", "the message is over"
+                                          f" {limits.message_bytes} bytes",
+                                          live.table.step)))
+                continue
+            error = await live.act(conn, text)
+            if error is not None:
+                conn.send(json.dumps(error))
+
+
+class _Throttle:
+    """The message limit of one connection: a token bucket, and when it last refused."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.bucket = _Bucket(limits.messages_per_second)
+        # When its latest refused messages were refused: a window, not a count in a row (the
+        # bucket lets one message through every 1/rate seconds of any flood, which must not
+        # forgive it).
+        self.refused: collections.deque[float] = collections.deque(maxlen=max(1, limits.flood))
+        self.flood_seconds = limits.flood_seconds
+
+    def refuse(self) -> bool:
+        """Note a message refused now; return whether the connection is flooding."""
+        now = time.monotonic()
+        self.refused.append(now)
+        return (len(self.refused) == self.refused.maxlen
+                and now - self.refused[0] <= self.flood_seconds)
+
+
+async def _read_body(request: Request, limit: int) -> bytes | None:
+    """Return a request's body, or ``None`` as soon as it is over ``limit`` bytes."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return body
+
+
+def _table_request(body: bytes) -> tuple[int, str, object] | Response:
+    """Return the players, variant and bots a ``POST /api/tables`` body asks for, or the 400
+    answer to a body that is not such a request."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return _error("bad_request", "the body is not JSON", 400)
+    if not isinstance(data, dict):
+        return _error("bad_request", "expected a JSON object", 400)
+    unknown = sorted(set(data) - {"players", "variant", "bots"})
+    if unknown:
+        return _error("bad_request", f"unknown field {unknown[0][:40]!r}", 400)
+    players = data.get("players", 4)
+    variant = data.get("variant", "standard")
+    if type(players) is not int or not isinstance(variant, str):
+        return _error("bad_request", "players: expected 3, 4 or 5; variant: expected"
+                      " 'standard' or 'simplified'", 400)
+    return players, variant, data.get("bots", {})
+
+
+def _since(since: str) -> int:
+    """Return the last step a connecting client saw (its ``since``), or -1 for none."""
+    ok = since.isascii() and since.isdigit() and len(since) < 10
+    return int(since) if ok else -1
+
+
+def _text_of(message: Message) -> str:
+    """Return the text of a WebSocket message (a binary one decoded as UTF-8, leniently)."""
+    text = message.get("text")
+    if text is None:
+        raw = message.get("bytes") or b""
+        text = raw.decode("utf-8", "replace")
+    return text
 
 
 def _too(code: str, message: str, step: int) -> dict[str, object]:
