@@ -125,12 +125,16 @@ def _call(func: Callable[..., Any], replace: str, value: Any) -> None:
     except sr.ShockError:
         pass
     except TypeError:
-        if replace not in _TYPED or type(value) is _TYPED[replace]:
+        if replace not in _TYPED or isinstance(value, _TYPED[replace]):
             raise
 
 
-#: The parameters whose argument of the wrong Python type raises TypeError (see the guide).
-_TYPED: dict[str, type] = {"state": sr.State, "view": sr.PlayerView, "action": sr.Action}
+#: The parameters whose argument of the wrong Python type raises TypeError (see the guide),
+#: with the types they take.
+_TYPED: dict[str, tuple[type, ...]] = {
+    "state": (sr.State,), "view": (sr.PlayerView,), "action": (sr.Action,),
+    "seat": (int, type(sr.CHANCE), type(None)),
+}
 
 
 def test_every_required_parameter_has_a_valid_argument() -> None:

@@ -237,7 +237,7 @@ def test_heuristic_reveals_when_cheap_and_stops_when_much_is_at_risk() -> None:
     assert bot.choose(_with_bag(v, 0, 40), random.Random(0)) == A("stop")
     policy = state_policy()
     assert policy(s) == A("reveal")
-    assert policy(s.replace(on_bag=(40, *s.on_bag[1:]))) == A("stop")
+    assert policy(unchecked_replace(s, on_bag=(40, *s.on_bag[1:]))) == A("stop")
 
 
 def test_heuristic_withdraws_a_big_bag_when_every_chest_poison_type_is_live() -> None:
@@ -256,8 +256,8 @@ def test_heuristic_withdraws_a_big_bag_when_every_chest_poison_type_is_live() ->
     assert bot.choose(_with_bag(v, 0, 0), random.Random(0)).kind is sr.ActionKind.PLAY
     # The rollout policy, on the state itself.
     policy = state_policy()
-    assert policy(s.replace(on_bag=(40, *s.on_bag[1:]))) == A("withdraw 2H")
-    assert policy(s.replace(on_bag=(0, *s.on_bag[1:]))).kind is sr.ActionKind.PLAY
+    assert policy(unchecked_replace(s, on_bag=(40, *s.on_bag[1:]))) == A("withdraw 2H")
+    assert policy(unchecked_replace(s, on_bag=(0, *s.on_bag[1:]))).kind is sr.ActionKind.PLAY
 
 
 def test_heuristic_never_withdraws_with_nothing_on_its_bag() -> None:

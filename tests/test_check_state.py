@@ -372,9 +372,9 @@ def test_a_bool_or_other_non_integer_in_an_integer_field_is_refused(bad: Any) ->
             sr.check_state(forged)
     play = s.trick + (sr.Play(s.actor, sr.Card.parse("7H"), True, 0),)
     for field in ("seat", "gems"):
-        forged = (attrs.evolve(play[-1], **{field: bad}),)
+        trick = (attrs.evolve(play[-1], **{field: bad}),)
         with pytest.raises(sr.InvalidStateError, match="the trick must be a tuple of plays"):
-            sr.check_state(unchecked_replace(s, trick=forged))
+            sr.check_state(unchecked_replace(s, trick=trick))
     v = sr.view(s, s.actor)
     for name in ("round", "trick_number", "step"):
         with pytest.raises(sr.InvalidStateError, match=f"its {name} must be an integer"):

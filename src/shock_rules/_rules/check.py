@@ -749,16 +749,12 @@ def _check_shocks(state: State, t: Tables) -> int:
     """Statuses (4) and potions (7): a shocked seat's poison count reached 2 and its play
     area has not changed since (SHOCK-1, SHOCK-2); potions are applied at once (K16, POTION-3).
     Return how many shocked seats keep an uncovered poison card."""
-    centre = [0] * len(t.type_masks)
-    for kind, count in enumerate(state.chest_centre):
-        if t.chest_poison[kind] >= 0:
-            centre[t.chest_poison[kind]] += count
+    centre = t.centre_poisons(state.chest_centre)
     self_shocks = 0
     for seat in range(t.players):
         uncovered = state.poison_masks[seat] & ~state.covered_masks[seat]
         if state.status[seat] is Status.SHOCKED:
-            if not any((uncovered & m).bit_count() + c >= 2
-                       for m, c in zip(t.type_masks, centre, strict=True)):
+            if max(t.poison_counts(uncovered, centre)) < 2:
                 raise _fail(f"seat {seat} is shocked, but no poison count of it reaches 2"
                             " (SHOCK-1, SHOCK-2)")
             self_shocks += uncovered != 0

@@ -496,6 +496,10 @@ def _unpickle(values: tuple[Any, ...]) -> State:
     return state
 
 
+class _Blank:
+    """An object that takes any attribute (the pure build's constructor writes on one)."""
+
+
 #: Whether :class:`State` is a native class (the compiled build), with no attribute dict: the
 #: one fact about the build that the package reads (``draft.py`` derives states by it).
 NATIVE: Final = "__dict__" not in vars(State)
@@ -504,9 +508,6 @@ if not NATIVE:
     # The pure build's constructor: ``State.__setattr__`` refuses every write, so the class's
     # own ``__init__`` writes the fields on a blank object, whose dict becomes the state's.
     _init = State.__init__
-
-    class _Blank:
-        """An object that takes any attribute."""
 
     def _pure_init(self: State, **fields: Any) -> None:
         blank = object.__new__(_Blank)

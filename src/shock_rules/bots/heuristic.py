@@ -109,11 +109,8 @@ class _CardTables:
             if len(self.counts) > _CACHE_SIZE:
                 self.counts.clear()
             t = self.t
-            counts = [(mine & m).bit_count() for m in t.type_masks]
-            for kind, n in enumerate(centre):
-                if n and t.chest_poison[kind] >= 0:
-                    counts[t.chest_poison[kind]] += n
-            found = self.counts[(mine, centre)] = tuple(counts)
+            found = self.counts[(mine, centre)] = tuple(
+                t.poison_counts(mine, t.centre_poisons(centre)))
         return found
 
     def chest(self, deck: tuple[int, ...]) -> _Chest:
