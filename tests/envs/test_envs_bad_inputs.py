@@ -19,10 +19,10 @@ def a_view() -> sr.PlayerView:
 
 
 HELPERS: list[tuple[str, Callable[[], object], type[sr.ShockError], str]] = [
-    ("encode(None)", lambda: envs.encode(None), sr.InvalidStateError,  # type: ignore[arg-type]
+    ("encode(None)", lambda: envs.encode(None), sr.InvalidArgumentError,  # type: ignore[arg-type]
      "expected a PlayerView"),
     ("encode(config)", lambda: envs.encode(sr.GameConfig()),  # type: ignore[arg-type]
-     sr.InvalidStateError, "expected a PlayerView"),
+     sr.InvalidArgumentError, "expected a PlayerView"),
     ("layout(None)", lambda: envs.layout(None), sr.ConfigError,  # type: ignore[arg-type]
      "layout.. needs a GameConfig"),
     ("observation_size('x')", lambda: envs.observation_size("x"),  # type: ignore[arg-type]

@@ -167,13 +167,14 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
     to be ``view``, field by field. Raise :class:`~shock_rules.InvalidStateError` (a
     ``ValueError``) if no state fits the view (a forged or corrupt view, events included: each
     must be an event whose fields hold their declared types and name seats of the game),
-    :class:`~shock_rules.InvalidArgumentError` if ``rng`` is not a ``random.Random``.
+    :class:`~shock_rules.InvalidArgumentError` if ``rng`` is not a ``random.Random``, and
+    ``TypeError`` if ``view`` is not a :class:`~shock_rules.PlayerView`.
     """
     if type(view) is not PlayerView:
-        raise InvalidStateError(f"invalid view: expected a PlayerView, not {type(view).__name__}")
+        raise TypeError(f"expected a PlayerView, not {type(view).__name__}")
     if not isinstance(rng, random.Random):
         raise InvalidArgumentError(f"invalid rng: expected a random.Random, not {quoted(rng)}")
-    state = _guarded(view, rng, True)
+    state = _determinize(view, rng, True)
     key = id(view)
     known = _SHOWN.get(key)
     if known is not None and known() is view:
@@ -200,15 +201,6 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
 _SHOWN: dict[int, weakref.ref[PlayerView]] = {}
 
 
-def _guarded(view: PlayerView, rng: random.Random, check: bool) -> State:
-    try:
-        return _determinize(view, rng, check)
-    except ShockError:
-        raise
-    except Exception as exc:  # a forged view: hand sizes or seats that no state has
-        raise InvalidStateError(f"invalid view: no state fits it ({quoted(exc, 200)})") from None
-
-
 def redeterminize(view: PlayerView, rng: random.Random) -> State:
     """Return another determinization of ``view``, which :func:`determinize` has already
     accepted (internal, for search bots that draw many per decision).
@@ -219,7 +211,7 @@ def redeterminize(view: PlayerView, rng: random.Random) -> State:
     go, and ``_assign`` places them consistently (tests check that determinizations pass
     ``check_state``).
     """
-    return _guarded(view, rng, False)
+    return _determinize(view, rng, False)
 
 
 # The fields of a view, of its seats and of its trick cards that hold one integer each (tuples

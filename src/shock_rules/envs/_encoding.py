@@ -84,7 +84,6 @@ import attrs
 from .._errors import (
     ConfigError,
     InvalidArgumentError,
-    InvalidStateError,
     ShockError,
     quoted,
 )
@@ -227,10 +226,10 @@ def encode(view: PlayerView) -> list[float]:
     """Return the fixed-size vector of a seat's view (layout in the module docstring).
 
     Raise :class:`EncodingError` for a spectator's view: the encoding is a seat's;
-    :class:`~shock_rules.InvalidStateError` if ``view`` is not a view.
+    :class:`~shock_rules.InvalidArgumentError` (a ``TypeError``) if ``view`` is not a view.
     """
     if type(view) is not PlayerView:
-        raise InvalidStateError(f"invalid view: expected a PlayerView, not {type(view).__name__}")
+        raise InvalidArgumentError(f"expected a PlayerView, not {type(view).__name__}")
     seat = view.seat
     if seat is None:
         raise EncodingError("cannot encode a spectator's view: encode a seat's view")
