@@ -9,6 +9,7 @@ card indexes (see ``shock_rules._rules.cards``); the methods and properties belo
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any, ClassVar, Final, Protocol
@@ -509,6 +510,7 @@ if not NATIVE:
     # own ``__init__`` writes the fields on a blank object, whose dict becomes the state's.
     _init = State.__init__
 
+    @functools.wraps(_init)  # help() and IDEs show the declaration's signature
     def _pure_init(self: State, **fields: Any) -> None:
         blank = object.__new__(_Blank)
         _init(blank, **fields)  # type: ignore[arg-type]  # writes the fields on the blank
