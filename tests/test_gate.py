@@ -172,3 +172,14 @@ def test_a_state_of_the_wrong_python_type_is_a_type_error(call: Callable[[Any], 
     for bad in ({}, None, "state", VIEW):
         with pytest.raises(TypeError):
             call(bad)
+
+
+@pytest.mark.parametrize("field",
+                         ["round", "supply", "step", "trump_index", "on_bag", "chest_deck"])
+def test_numbers_too_large_to_print_are_refused_with_the_typed_error(field: str) -> None:
+    # check_state trusts no value it is given: a number of 5,000 digits (which str() refuses)
+    # is refused before any message would quote it.
+    value = getattr(PLAY, field)
+    huge = (10**5000, *value[1:]) if isinstance(value, tuple) else 10**5000
+    with pytest.raises(InvalidStateError, match=r"far out of range|chest"):
+        PLAY.replace(**{field: huge})

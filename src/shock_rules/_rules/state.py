@@ -96,8 +96,8 @@ class PoisonCard:
 
 
 # The state is one class for both builds. The compiled build makes it a native class: its
-# fields are ``Final`` attributes read at a fixed offset (a fifth of a compiled playout went to
-# attribute look-ups before). The pure build keeps them in the attribute dict, which lets
+# fields are ``Final`` attributes read at a fixed offset (compiled playouts run at about 0.6 of
+# their speed with a dict-backed state). The pure build keeps them in the attribute dict, which lets
 # ``draft.py`` derive the next state by copying one dict; the ``_hash`` slot keeps the cached
 # hash outside that dict, so a derived state never inherits its parent's hash.
 class State:
