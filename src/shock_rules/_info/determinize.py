@@ -39,7 +39,7 @@ from .._rules.draft import from_fields
 from .._rules.edition import ChestCard
 from .._rules.events import CardDealt, CardPlayed, Event, RoundEndReason
 from .._rules.state import Play, State
-from .._rules.tables import tables_for
+from .._rules.tables import Tables, tables_for
 from .view import HiddenCardDealt, HiddenCardPlayed, PlayerView, _view
 
 __all__ = ["determinize"]
@@ -303,6 +303,7 @@ def _check_events(view: PlayerView) -> None:
 
 
 def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
+    """Draw the hidden cards of ``view`` and return the state (checked when ``check``)."""
     if check:
         check_view_ints(view)
         _check_events(view)
@@ -315,12 +316,51 @@ def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
     if me is not None:
         hands[me] = mask_of(view.hand)
         face_down[me] = mask_of(view.own_face_down)
-    unseen = t.deck & ~view.seen_mask
-    # Groups 0..n-1: what each other seat holds or played face down; group n: the dungeon deck.
+    held = _draw_groups(view, t.deck & ~view.seen_mask, rng)
+    trick_card = _split_seats(view, held, hands, face_down, rng)
+    trick: list[Play] = []
+    trick_mask = 0
+    for p in view.trick:
+        card = p.card if p.card is not None else CARDS[trick_card[p.seat]]
+        trick.append(Play(p.seat, card, p.face_up, p.gems))
+        trick_mask |= card.bit
+    all_down = 0
+    for m in face_down:
+        all_down |= m
+    pool = held[n]
+    seats = view.seats
+    fields: dict[str, object] = dict(
+        config=cfg, tables=t, phase=view.phase, round=view.round,
+        trick_number=view.trick_number, leader=view.leader, actor=view.actor,
+        trick=tuple(trick), hand_masks=tuple(hands), pool_mask=pool,
+        trump_index=view.trump.index if view.trump is not None else -1,
+        discard_mask=mask_of(view.discard) | (all_down & ~trick_mask),
+        face_down_masks=tuple(face_down),
+        status=tuple(s.status for s in seats), on_bag=tuple(s.on_bag for s in seats),
+        in_bag=tuple(s.in_bag for s in seats), supply=view.supply,
+        poison_masks=tuple(mask_of(pc.card for pc in s.poisons) for s in seats),
+        covered_masks=tuple(mask_of(pc.card for pc in s.poisons if pc.covered) for s in seats),
+        potion_masks=tuple(mask_of(s.potions) for s in seats),
+        void_suits=tuple(s.void_mask for s in seats),
+        chest_deck=_chest_counts(t, view.chest_deck),
+        chest_discard=_chest_counts(t, view.chest_discard),
+        chest_centre=_chest_counts(t, view.chest_centre), revealed=view.revealed,
+        last_winner=view.last_winner, round_leader=view.round_leader,
+        events=_drawn_events(view, hands, face_down, pool, trick_card, t.deck, rng),
+        step=view.step,
+    )
+    return load_state(**fields) if check else from_fields(fields)
+
+
+def _draw_groups(view: PlayerView, unseen: int, rng: random.Random) -> list[int]:
+    """Spread the unseen cards over groups 0..n-1, what each other seat holds or played face
+    down, and group n, the dungeon deck, respecting sizes and shown voids (K9); return each
+    group's mask."""
+    n = view.config.players
     cap = [0] * (n + 1)
     allowed = [0] * (n + 1)
     for sv in view.seats:
-        if sv.seat == me:
+        if sv.seat == view.seat:
             continue
         cap[sv.seat] = sv.hand_size + sv.face_down_count
         allowed[sv.seat] = 0b1111 & ~sv.void_mask
@@ -330,15 +370,19 @@ def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
     held = [0] * (n + 1)
     for i in iter_bits(unseen):
         held[group_of[i]] |= 1 << i
+    return held
 
-    # Split each other seat's cards into its face-down card in the trick (if any), its other
-    # face-down cards (in the discard pile) and its hand, at random.
-    trick: list[Play] = []
+
+def _split_seats(view: PlayerView, held: list[int], hands: list[int], face_down: list[int],
+                 rng: random.Random) -> dict[int, int]:
+    """Split each other seat's drawn cards at random into its face-down cards (the first one
+    its card in the trick, when that is hidden) and its hand, filling ``hands`` and
+    ``face_down``; return the hidden trick cards by seat."""
     hidden_in_trick = {p.seat for p in view.trick if p.card is None}
     trick_card: dict[int, int] = {}
     for sv in view.seats:
         j = sv.seat
-        if j == me:
+        if j == view.seat:
             continue
         cards = list(iter_bits(held[j]))
         rng.shuffle(cards)
@@ -348,54 +392,33 @@ def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
             trick_card[j] = down[0]
         face_down[j] = sum(1 << i for i in down)
         hands[j] = sum(1 << i for i in cards[k:])
-    trick_mask = 0
-    for p in view.trick:
-        card = p.card if p.card is not None else CARDS[trick_card[p.seat]]
-        trick.append(Play(p.seat, card, p.face_up, p.gems))
-        trick_mask |= card.bit
-    all_down = 0
-    for m in face_down:
-        all_down |= m
-    discard = mask_of(view.discard) | (all_down & ~trick_mask)
-    pool = held[n]
+    return trick_card
 
-    def counts(cards: tuple[ChestCard, ...]) -> tuple[int, ...]:
-        out = [0] * len(t.chest_cards)
-        for c in cards:
-            out[t.chest_index[c]] += 1
-        return tuple(out)
 
+def _chest_counts(t: Tables, cards: tuple[ChestCard, ...]) -> tuple[int, ...]:
+    """Return how many of each kind of chest card ``cards`` holds."""
+    out = [0] * len(t.chest_cards)
+    for c in cards:
+        out[t.chest_index[c]] += 1
+    return tuple(out)
+
+
+def _drawn_events(view: PlayerView, hands: list[int], face_down: list[int], pool: int,
+                  trick_card: dict[int, int], deck: int,
+                  rng: random.Random) -> tuple[Event, ...]:
+    """Return the view's events with a card for each hidden one, consistent with the drawn
+    state (K34 hides which card it was)."""
     events: list[Event] = []
     for e in view.events:
-        # Give the hidden events a card consistent with the drawn state (K34 hides which).
         if type(e) is HiddenCardDealt:
-            src = hands[e.seat] or pool or t.deck
+            src = hands[e.seat] or pool or deck
             events.append(CardDealt(e.seat, CARDS[_pick(src, rng)]))
         elif type(e) is HiddenCardPlayed:
             if e.seat in trick_card:
                 idx = trick_card[e.seat]
             else:
-                idx = _pick(face_down[e.seat] or pool or t.deck, rng)
+                idx = _pick(face_down[e.seat] or pool or deck, rng)
             events.append(CardPlayed(e.seat, CARDS[idx], False, e.gems))
         else:
             events.append(e)
-
-    seats = view.seats
-    fields: dict[str, object] = dict(
-        config=cfg, tables=t, phase=view.phase, round=view.round,
-        trick_number=view.trick_number, leader=view.leader, actor=view.actor,
-        trick=tuple(trick), hand_masks=tuple(hands), pool_mask=pool,
-        trump_index=view.trump.index if view.trump is not None else -1,
-        discard_mask=discard, face_down_masks=tuple(face_down),
-        status=tuple(s.status for s in seats), on_bag=tuple(s.on_bag for s in seats),
-        in_bag=tuple(s.in_bag for s in seats), supply=view.supply,
-        poison_masks=tuple(mask_of(pc.card for pc in s.poisons) for s in seats),
-        covered_masks=tuple(mask_of(pc.card for pc in s.poisons if pc.covered) for s in seats),
-        potion_masks=tuple(mask_of(s.potions) for s in seats),
-        void_suits=tuple(s.void_mask for s in seats),
-        chest_deck=counts(view.chest_deck), chest_discard=counts(view.chest_discard),
-        chest_centre=counts(view.chest_centre), revealed=view.revealed,
-        last_winner=view.last_winner, round_leader=view.round_leader, events=tuple(events),
-        step=view.step,
-    )
-    return load_state(**fields) if check else from_fields(fields)
+    return tuple(events)
