@@ -124,8 +124,8 @@ def _uniform_pairs(table: tuple[Action, ...]) -> tuple[tuple[tuple[Action, Fract
 
 # Uniform outcomes over k undealt cards: each card's (action, 1/k) pair is made once per kind
 # and k; a pool's pairs are then picked like actions.
-_DEALAIRS: Final = _uniform_pairs(DEAL)
-_TRUMPAIRS: Final = _uniform_pairs(TRUMP)
+_DEAL_PAIRS: Final = _uniform_pairs(DEAL)
+_TRUMP_PAIRS: Final = _uniform_pairs(TRUMP)
 
 
 def _check_rng(rng: object) -> None:
@@ -251,10 +251,10 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     phase = state.phase
     if phase is _DEAL:
         pool = state.pool_mask
-        return pick(_DEALAIRS[pool.bit_count()], pool)
+        return pick(_DEAL_PAIRS[pool.bit_count()], pool)
     if phase is _TRUMP:
         pool = state.pool_mask
-        return pick(_TRUMPAIRS[pool.bit_count()], pool)
+        return pick(_TRUMP_PAIRS[pool.bit_count()], pool)
     if phase is _CHEST:
         return _chest_outcomes(state.tables, state.chest_deck)
     if phase is _LEADER:
