@@ -141,3 +141,47 @@ def test_the_cycle_check_sees_a_cycle() -> None:
     finally:
         GRAPH.clear()
         GRAPH.update(saved)
+
+
+def _functions() -> list[tuple[str, int]]:
+    """Every function and method of the package, as (module:name, lines)."""
+    found = []
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                assert node.end_lineno is not None
+                found.append((f"{name}:{node.name}", node.end_lineno - node.lineno + 1))
+    return found
+
+
+def test_functions_stay_small() -> None:
+    # docs/architecture.md: none over 120 lines, at most three over 80.
+    lengths = _functions()
+    assert len(lengths) > 500  # the package's functions were read
+    assert [f for f, n in lengths if n > 120] == []
+    assert len([f for f, n in lengths if n > 80]) <= 3, [f for f, n in lengths if n > 80]
+
+
+def test_only_the_state_layer_knows_which_build_runs() -> None:
+    # One plain source for both builds: the build switch is read where states are made.
+    readers = {name for name, path in _modules().items()
+               if "NATIVE" in {n.id for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                               if isinstance(n, ast.Name)}}
+    assert readers == {"shock_rules._rules.state", "shock_rules._rules.draft"}
+
+
+#: Modules that read outside data as it enters (an edition's fields, a view to determinize),
+#: where turning whatever that data makes fail into the typed error is the gate's job.
+_GATES = {"shock_rules._rules.edition", "shock_rules._info.determinize"}
+
+
+def test_the_rule_modules_relabel_no_exception() -> None:
+    # Inside the gate a state is trusted: no catch-all turns a bug into the caller's fault.
+    for name, path in _modules().items():
+        if not name.startswith(("shock_rules._rules", "shock_rules._info", "shock_rules.bots")):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ExceptHandler):
+                caught = ast.unparse(node.type) if node.type is not None else "everything"
+                assert caught not in {"Exception", "BaseException", "everything"} or (
+                    name in _GATES), f"{name} catches {caught}"
