@@ -391,9 +391,11 @@ def _play(state: State, action: Action) -> State:
                                          f" ('down {card}')")
     elif status is _IN:
         raise _illegal(action, seat, "is in the round: play a card face up or withdraw")
+    void = _follow(state, action) if kind is _K_PLAY else -1
     w = draft(state)
     if kind is _K_PLAY:
-        _follow(state, w, action)
+        if void >= 0:  # K9: not following shows the seat has no card of the lead suit (public)
+            w.void_suits = put(w.void_suits, seat, w.void_suits[seat] | 1 << void)
         play, played = _played(seat, card, True, state.tables.icons[card.index])
         w.events.append(played)
     else:
@@ -413,18 +415,17 @@ def _play(state: State, action: Action) -> State:
     return w.freeze()
 
 
-def _follow(state: State, w: Work, action: Action) -> None:
-    """Refuse a face-up card off the lead suit while the hand holds that suit (K9); record
-    the void a seat shows by not following (public)."""
+def _follow(state: State, action: Action) -> int:
+    """Refuse a face-up card off the lead suit while the hand holds that suit (K9); return the
+    lead suit the card does not follow (a void the seat shows), or -1."""
     card = action.card
     assert card is not None
     lead = lead_suit(state.trick)
     if lead is None or card.suit == lead:
-        return
-    seat = state.actor
-    if state.hand_masks[seat] & _SUIT_MASKS[lead]:
-        raise _illegal(action, seat, f"must follow {lead}")
-    w.void_suits = put(w.void_suits, seat, w.void_suits[seat] | 1 << lead)
+        return -1
+    if state.hand_masks[state.actor] & _SUIT_MASKS[lead]:
+        raise _illegal(action, state.actor, f"must follow {lead}")
+    return int(lead)
 
 
 def _withdraw(w: Work, seat: int) -> None:
