@@ -183,7 +183,7 @@
   const client = {
     table: null,
     token: null,
-    socket: null,
+    transport: null,      // carries protocol documents to and from the game's host
     view: null,
     events: [],          // every event seen, ordered by step
     eventKeys: new Set(),
@@ -191,8 +191,6 @@
     connected: false,
     trickShown: new Set(), // the trick's cards already drawn (only new ones animate)
     pending: false,
-    retries: 0,
-    stopped: false,
     lastError: null,
   };
 
@@ -229,14 +227,14 @@
   function send(action) {
     const view = client.view;
     if (!view || client.pending) return;
-    if (!client.socket || client.socket.readyState !== WebSocket.OPEN) {
+    if (!client.transport || !client.connected) {
       showError("Not connected: reconnecting, try again in a moment.");
       return;
     }
     client.pending = true;
     client.withdrawMode = false;
     showError("");
-    client.socket.send(JSON.stringify({ type: "action", action, step: view.step }));
+    client.transport.send({ type: "action", action, step: view.step });
     render();
   }
 
@@ -538,60 +536,101 @@
     loggedCount = client.events.length;
   }
 
-  // ---- The connection.
+  // ---- Transports: one UI over two ways to reach the game. A transport carries protocol
+  // documents (shock-rules/2) between this page and the game's host: `start(handlers)` begins,
+  // then calls `handlers.document(doc)` for each document received and `handlers.status(kind,
+  // detail)` as the link changes ("connecting", "open", "closed" while it retries, and the final
+  // "refused" or "missing"); `send(doc)` sends one document. This file's transport is a
+  // WebSocket to `shock-rules serve`; the in-browser build brings one that runs the engine in
+  // the page (window.shockHost).
 
-  function socketUrl() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    let url = `${scheme}//${location.host}/ws/${encodeURIComponent(client.table)}`;
-    const query = new URLSearchParams();
-    if (client.token) query.set("token", client.token);
-    // Tell the server the last step this page saw, so it may send only what was missed.
-    if (client.view) query.set("since", String(client.view.step));
-    const q = query.toString();
-    return q ? `${url}?${q}` : url;
+  /** Return the WebSocket transport of one table at this page's server. */
+  function socketTransport(table, token) {
+    let socket = null;
+    let retries = 0;
+    let lastStep = null;
+    let stopped = false;
+
+    function url() {
+      const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+      const base = `${scheme}//${location.host}/ws/${encodeURIComponent(table)}`;
+      const query = new URLSearchParams();
+      if (token) query.set("token", token);
+      // Tell the server the last step this page saw, so it may send only what was missed.
+      if (lastStep !== null) query.set("since", String(lastStep));
+      const q = query.toString();
+      return q ? `${base}?${q}` : base;
+    }
+
+    function open(handlers) {
+      if (stopped) return;
+      handlers.status("connecting");
+      const current = new WebSocket(url());
+      socket = current;
+      current.addEventListener("open", () => {
+        retries = 0;
+        handlers.status("open");
+      });
+      current.addEventListener("message", (message) => {
+        let doc;
+        try {
+          doc = JSON.parse(message.data);
+        } catch {
+          return;
+        }
+        if (doc && doc.type === "view" && doc.view) lastStep = doc.view.step;
+        handlers.document(doc);
+      });
+      current.addEventListener("close", (event) => {
+        if (socket !== current) return;
+        socket = null;
+        if (event.code === 4401 || event.code === 4403) {
+          stopped = true;
+          handlers.status("refused");
+          return;
+        }
+        if (event.code === 4404) {
+          stopped = true;
+          handlers.status("missing");
+          return;
+        }
+        const delay = Math.min(5000, 250 * 2 ** retries);
+        retries += 1;
+        handlers.status("closed");
+        setTimeout(() => open(handlers), delay);
+      });
+    }
+
+    return {
+      start: open,
+      send(doc) {
+        if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(doc));
+      },
+    };
   }
 
-  function connect() {
-    if (client.stopped) return;
-    setConnection("connecting\u2026", "connecting");
-    const socket = new WebSocket(socketUrl());
-    client.socket = socket;
-    socket.addEventListener("open", () => {
-      client.retries = 0;
-      client.connected = true;
-      setConnection("connected", "open");
-    });
-    socket.addEventListener("message", (message) => {
-      let doc;
-      try {
-        doc = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      receive(doc);
-    });
-    socket.addEventListener("close", (event) => {
-      if (client.socket !== socket) return;
-      client.socket = null;
-      client.connected = false;
-      client.pending = false;
-      if (event.code === 4401 || event.code === 4403) {
-        client.stopped = true;
-        setConnection("refused", "closed");
-        showError("This link's token is not valid for this table.");
-        return;
-      }
-      if (event.code === 4404) {
-        client.stopped = true;
-        setConnection("no such table", "closed");
-        showError(`There is no table ${client.table}.`);
-        return;
-      }
-      const delay = Math.min(5000, 250 * 2 ** client.retries);
-      client.retries += 1;
-      setConnection("reconnecting\u2026", "closed");
-      render();
-      setTimeout(connect, delay);
+  /** Show the table and follow it through `transport`. */
+  function connect(transport) {
+    client.transport = transport;
+    $("table").hidden = false;
+    transport.start({
+      document: receive,
+      status(kind) {
+        client.connected = kind === "open";
+        if (kind !== "open") client.pending = false;
+        if (kind === "connecting") setConnection("connecting\u2026", "connecting");
+        else if (kind === "open") setConnection("connected", "open");
+        else if (kind === "refused") {
+          setConnection("refused", "closed");
+          showError("This link's token is not valid for this table.");
+        } else if (kind === "missing") {
+          setConnection("no such table", "closed");
+          showError(`There is no table ${client.table}.`);
+        } else {
+          setConnection("reconnecting\u2026", "closed");
+          render();
+        }
+      },
     });
   }
 
@@ -659,6 +698,14 @@
     error.hidden = true;
     $("create").disabled = true;
     try {
+      if (window.shockHost) {
+        // The in-browser build: the game runs in this page, the person seat is this page's.
+        const game = await window.shockHost.create(body);
+        $("lobby").hidden = true;
+        client.table = game.table;
+        connect(game.transport);
+        return;
+      }
       const response = await fetch("/api/tables", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -705,8 +752,7 @@
     client.table = path ? decodeURIComponent(path[1]) : params.get("table");
     client.token = params.get("token");
     if (client.table) {
-      $("table").hidden = false;
-      connect();
+      connect(socketTransport(client.table, client.token));
     } else {
       $("lobby").hidden = false;
       $("players").addEventListener("change", seatChoices);
@@ -715,7 +761,10 @@
     }
   }
 
-  window.shockClient = { chestOdds, fractionText, parseChestCard, describe, client, receive, send };
+  window.shockClient = {
+    chestOdds, fractionText, parseChestCard, describe, client, receive, send, connect,
+    socketTransport,
+  };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
