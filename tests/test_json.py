@@ -283,3 +283,41 @@ def test_loader_checks_what_check_state_leaves_alone() -> None:
     fresh["chest_discard"]["G1/1"] = 1
     with pytest.raises(sr.InvalidStateError, match="chest deck is full"):
         state_from_json(fresh)
+
+
+def _both_potions_one_covered() -> sr.State:
+    """Seat 3 took 7H with 7C, then 5C: by the placement convention 5C lies on 7H (POTION-6)."""
+    from rules._helpers import SUITS_4, run, start
+    return run(start(SUITS_4, "10C"), "play 7H; play 8S; play 8D; play 7C; chest G3/0; stop;"
+                                      " play 5C; play 6H; play 6S; play 6D")
+
+
+def test_a_view_document_says_which_potion_covers_each_poison() -> None:
+    state = _both_potions_one_covered()
+    doc = json.loads(sr.to_json(sr.view(state, 1)))
+    body = doc.get("view", doc)
+    assert body["seats"][3]["poisons"] == [
+        {"card": "7H", "poison": "bee", "covered": True, "covered_by": "5C"}]
+    assert sr.view_from_json(json.dumps(doc)).seats[3].poisons[0].covered_by == \
+        sr.Card.parse("5C")
+
+
+@pytest.mark.parametrize(("covered_by", "message"), [
+    ("7C", "expected '5C', not '7C'"),
+    (None, "expected '5C', not null"),
+])
+def test_a_view_document_with_a_potion_on_the_wrong_poison_is_refused(
+        covered_by: str | None, message: str) -> None:
+    doc = json.loads(sr.to_json(sr.view(_both_potions_one_covered(), 1)))
+    doc.get("view", doc)["seats"][3]["poisons"][0]["covered_by"] = covered_by
+    with pytest.raises(sr.InvalidStateError, match=r"poisons\[0\]\.covered_by.*" + message):
+        sr.view_from_json(json.dumps(doc))
+
+
+def test_the_poison_covered_event_names_its_potion_in_json() -> None:
+    event = sr.PoisonCovered(3, sr.Card.parse("7H"), sr.Card.parse("7C"))
+    doc = json.loads(sr.to_json([event]))
+    found = [e for e in doc["events"] if e["event"] == "PoisonCovered"]
+    assert found == [{"event": "PoisonCovered", "seat": 3, "card": "7H", "potion": "7C"}]
+    loaded = sr.events_from_json(json.dumps(doc))[0]
+    assert isinstance(loaded, sr.PoisonCovered) and loaded.potion == sr.Card.parse("7C")

@@ -46,7 +46,7 @@ from ._rules.check import load_state
 from ._rules.config import GameConfig, Variant
 from ._rules.edition import ChestCard, Edition, parse_chest_card
 from ._rules.events import Event, RoundEndReason
-from ._rules.state import Phase, Play, State, Status
+from ._rules.state import Phase, Play, State, Status, covering_potions
 from ._rules.tables import tables_for
 
 __all__ = [
@@ -758,10 +758,26 @@ def view_from_json(text: str | bytes | Doc) -> PlayerView:
         if [s.seat for s in view.seats] != list(range(n)):
             raise fail("view.seats", f"expected seats 0-{n - 1} in order")
         check_view_turn(view, doc)
+        _check_covers(view)
         check_event_seats(view.events, n, "view.events")
         _check_view(view)
         return view
     return guarded(load)
+
+
+def _check_covers(view: PlayerView) -> None:
+    """Raise unless each poison's ``covered_by`` is the potion the package's convention puts on
+    it (:func:`~shock_rules._rules.state.covering_potions`): equality leaves it out, so the
+    comparison with a drawn state would not see a wrong one."""
+    for s in view.seats:
+        covered = sum(pc.card.bit for pc in s.poisons if pc.covered)
+        on = covering_potions(covered, sum(c.bit for c in s.potions))
+        for i, pc in enumerate(s.poisons):
+            if pc.covered_by != on.get(pc.card.index):
+                want = on.get(pc.card.index)
+                raise fail(f"view.seats[{s.seat}].poisons[{i}].covered_by",
+                           f"expected {'null' if want is None else repr(str(want))}, not "
+                           f"{'null' if pc.covered_by is None else repr(str(pc.covered_by))}")
 
 
 def _check_view(view: PlayerView) -> None:

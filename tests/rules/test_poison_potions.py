@@ -6,7 +6,7 @@ import pytest
 
 import shock_rules as sr
 
-from ._helpers import SUITS_4, acts, events, mask, run, start
+from ._helpers import SUITS_4, acts, collect, events, mask, run, start
 
 # Throughout: SUITS_4 with clubs as trump, so seat 3 wins every trick it plays a club in, and
 # 5C and 7C (the potions) are seat 3's trumps.
@@ -171,3 +171,35 @@ def test_potions_never_cover_chest_poison_cards() -> None:
         sr.Shocked(0, "bee", 0), sr.Shocked(1, "bee", 0), sr.Shocked(2, "bee", 0),
         sr.Shocked(3, "bee", 2),
     ]
+
+
+@pytest.mark.rule("POTION-6")
+def test_the_potions_lie_on_the_covered_poisons_in_card_order_five_of_clubs_first() -> None:
+    # Trick 1: seat 3 takes 7H with 7C, its only potion: 7C covers 7H.
+    state, seen = collect(start(SUITS_4, "10C"), "play 7H; play 8S; play 8D; play 7C")
+    assert [e.potion for e in seen if isinstance(e, sr.PoisonCovered)] == [_card("7C")]
+    assert [p.covered_by for p in state.poisons(3)] == [_card("7C")]
+    # Trick 2: seat 3 leads 5C and takes it back; it holds both potions with one poison
+    # covered, and by the convention 5C lies on 7H while 7C is stored.
+    state = run(state, "chest G3/0; stop; play 5C; play 6H; play 6S; play 6D")
+    assert state.potion_masks[3] == mask("5C 7C")
+    assert [p.covered_by for p in state.poisons(3)] == [_card("5C")]
+    assert sr.view(state, 0).seats[3].poisons[0].covered_by == _card("5C")
+    # Trick 3: the stored potion covers 7S; in card order 7H keeps 5C and 7S gets 7C.
+    state, seen = collect(run(state, "chest G3/0; stop"), "play 9C; play 5H; play 7S; play 5D")
+    covers = [e for e in seen if isinstance(e, sr.PoisonCovered)]
+    assert covers == [sr.PoisonCovered(3, _card("7S"))]
+    assert covers[0].potion == _card("7C")
+    assert [(str(p.card), str(p.covered_by)) for p in state.poisons(3)] == [
+        ("7H", "5C"), ("7S", "7C")]
+
+
+@pytest.mark.rule("POTION-6")
+def test_an_uncovered_poison_has_no_potion_and_the_placement_is_left_out_of_equality() -> None:
+    state = run(start(SUITS_4, "10C"), "play 7H; play 8S; play 8D; play 9C")
+    assert state.poisons(3) == (sr.PoisonCard(_card("7H"), "bee", False),)
+    assert state.poisons(3)[0].covered_by is None
+    # The placement changes nothing in play (K16), so it does not make two cards differ.
+    assert sr.PoisonCard(_card("7H"), "bee", True, _card("5C")) == \
+        sr.PoisonCard(_card("7H"), "bee", True, _card("7C"))
+    assert sr.PoisonCovered(3, _card("7H"), _card("5C")) == sr.PoisonCovered(3, _card("7H"))

@@ -282,9 +282,9 @@ def _check_events(view: PlayerView) -> None:
                 f"invalid view: its events[{i}] is not an event but {quoted(e, 60)}")
         for name, declared in fields:
             value = getattr(e, name)
-            kind = _EVENT_KINDS.get(declared)
-            if kind is not None:
-                ok = type(value) is kind
+            kind = _EVENT_KINDS.get(declared.removesuffix(" | None"))
+            if kind is not None:  # "Card | None": PoisonCovered's potion (POTION-6)
+                ok = type(value) is kind or (value is None and declared.endswith(" | None"))
             else:  # GameEnded's scores (a tuple) and winners (a frozenset) of integers
                 ok = type(value) is (tuple if declared.startswith("tuple") else frozenset) \
                     and all(type(v) is int for v in value)

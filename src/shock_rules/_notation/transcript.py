@@ -86,8 +86,9 @@ def _describe(event: Event) -> str:
             return f"seat {seat} takes the {poison} poison {card}"
         case PotionTaken(seat, card):
             return f"seat {seat} takes the potion {card}"
-        case PoisonCovered(seat, card):
-            return f"a potion of seat {seat} covers {card}"
+        case PoisonCovered(seat, card, potion):
+            return f"{'a potion' if potion is None else f'the potion {potion}'} of seat {seat}" \
+                f" covers {card}"
         case Shocked(seat, poison, lost):
             return (f"seat {seat} suffers anaphylactic shock ({poison}) and returns "
                     f"{_gems(lost)} to the supply")

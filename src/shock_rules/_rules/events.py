@@ -137,10 +137,16 @@ class PotionTaken(Event):
 
 @attrs.frozen
 class PoisonCovered(Event):
-    """A potion of the seat covered one of its poison number cards (K16)."""
+    """A potion of the seat covered one of its poison number cards (K16).
+
+    ``potion`` is the potion lying on ``card`` once the step is done, by the package's
+    convention for placing potions (see :class:`~shock_rules.PoisonCard`); like the placement it
+    changes nothing in play, so equality leaves it out.
+    """
 
     seat: int
     card: Card
+    potion: Card | None = attrs.field(default=None, eq=False)
 
 
 @attrs.frozen

@@ -10,7 +10,7 @@ from .chest import start_challenge
 from .draft import Work
 from .events import PoisonCovered
 from .round import finish_trick
-from .state import Phase, Status
+from .state import Phase, Status, covering_potions
 
 _IN: Final = Status.IN
 
@@ -24,8 +24,9 @@ def apply_potions(w: Work, seat: int) -> None:
     if stored and uncovered:
         if stored >= uncovered.bit_count():
             w.covered_masks = put(w.covered_masks, seat, covered | uncovered)
+            on = covering_potions(covered | uncovered, w.potion_masks[seat])
             for i in iter_bits(uncovered):
-                w.events.append(PoisonCovered(seat, CARDS[i]))
+                w.events.append(PoisonCovered(seat, CARDS[i], on[i]))
         else:
             w.set_phase(Phase.COVER, seat)
             return
@@ -37,7 +38,8 @@ def cover(w: Work, card_index: int) -> None:
     seat = w.actor
     covered = w.covered_masks[seat] | 1 << card_index
     w.covered_masks = put(w.covered_masks, seat, covered)
-    w.events.append(PoisonCovered(seat, CARDS[card_index]))
+    on = covering_potions(covered, w.potion_masks[seat])
+    w.events.append(PoisonCovered(seat, CARDS[card_index], on[card_index]))
     if w.potion_masks[seat].bit_count() > covered.bit_count():
         return  # still fewer potions than uncovered poisons: the next choice (stay in COVER)
     after_potions(w, seat)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Final, Protocol
 import attrs
 
 from .._errors import InvalidArgumentError, InvalidStateError, check_seat, quoted
+from .bits import iter_bits
 from .cards import CARDS, Card, Suit, cards_of
 from .config import GameConfig
 from .edition import ChestCard
@@ -24,7 +25,7 @@ from .events import Event
 from .tables import Tables
 
 __all__ = ["CHANCE", "ChanceMarker", "Phase", "Play", "PoisonCard", "State", "Status",
-           "lead_seat", "lead_suit", "not_a_state", "poison_counts",
+           "covering_potions", "lead_seat", "lead_suit", "not_a_state", "poison_counts",
            "unchecked_replace"]
 
 
@@ -88,11 +89,34 @@ class Play:
 
 @attrs.frozen
 class PoisonCard:
-    """A poison number card in front of a seat, and whether a potion covers it."""
+    """A poison number card in front of a seat, whether a potion covers it, and which one.
+
+    Which potion lies on which poison is public (K34) but changes nothing in play: the two
+    potions are alike (K16). The state keeps only which poisons are covered, and the package
+    places the potions by one convention (:func:`covering_potions`): the seat's covered poisons,
+    in card order, carry its potions in card order, 5C before 7C; the others are stored. So
+    ``covered_by`` is left out of equality and hashing, like a picture of the same position.
+    """
 
     card: Card
     poison: str
     covered: bool
+    #: The potion card covering it (``None`` when uncovered).
+    covered_by: Card | None = attrs.field(default=None, eq=False)
+
+
+def covering_potions(covered_mask: int, potion_mask: int) -> dict[int, Card]:
+    """Return the potion covering each covered poison, by the poison's card index (K16).
+
+    The convention of :class:`PoisonCard`: covered poisons in card order take the seat's potions
+    in card order (5C first). A seat always has at least as many potions as covered poisons.
+
+    >>> from shock_rules import Card
+    >>> on = covering_potions(Card.parse("7S").bit, Card.parse("5C").bit | Card.parse("7C").bit)
+    >>> on == {Card.parse("7S").index: Card.parse("5C")}
+    True
+    """
+    return dict(zip(iter_bits(covered_mask), cards_of(potion_mask), strict=False))
 
 
 # The state is one class for both builds. The compiled build makes it a native class: its
@@ -321,8 +345,10 @@ class State:
         """Return the poison number cards in front of a seat, covered or not."""
         ed = self.config.edition
         seat = check_seat(seat, self.config.players)
+        covered = self.covered_masks[seat]
+        on = covering_potions(covered, self.potion_masks[seat])
         return tuple(
-            PoisonCard(c, ed.poison_type(c) or "", bool(self.covered_masks[seat] & c.bit))
+            PoisonCard(c, ed.poison_type(c) or "", bool(covered & c.bit), on.get(c.index))
             for c in cards_of(self.poison_masks[seat])
         )
 

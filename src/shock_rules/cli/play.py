@@ -85,7 +85,7 @@ The table, one row per seat ('>' marks the seat to act):
   hand             how many cards the seat holds
   on bag           gems on its bag this round: at risk until it withdraws or the round ends
   in bag           gems safe in its bag: the score
-  poisons          poison number cards in front of it; (covered): a potion covers it
+  poisons          poison number cards in front of it; (covered by 5C): that potion covers it
   potions          potion cards in front of it
   void             suits it showed it lacks this round by not following suit
 Above the table: the round and trick, the trump card, the chest deck (cards left and the
@@ -292,7 +292,7 @@ class _Game:
                     "potions", "void"):
             table.add_column(col)
         for s in v.seats:
-            poisons = " ".join(f"{pc.card}{'(covered)' if pc.covered else ''}"
+            poisons = " ".join(f"{pc.card}{f'(covered by {pc.covered_by})' if pc.covered else ''}"
                                for pc in s.poisons) or "-"
             status = {Status.IN: "in", Status.WITHDRAWN: "withdrawn",
                       Status.SHOCKED: "[red]shocked[/]"}[s.status]
