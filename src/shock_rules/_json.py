@@ -46,7 +46,7 @@ from ._rules.check import load_state
 from ._rules.config import GameConfig, Variant
 from ._rules.edition import ChestCard, Edition, parse_chest_card
 from ._rules.events import Event, RoundEndReason
-from ._rules.state import Phase, Play, State, Status, covering_potions
+from ._rules.state import Phase, Play, PoisonCard, State, Status, covering_potions
 from ._rules.tables import tables_for
 
 __all__ = [
@@ -279,6 +279,18 @@ def _structure_reason(value: object, _type: object) -> RoundEndReason:
     return _REASONS[value]
 
 
+@attrs.frozen
+class _PoisonDoc:
+    """The JSON form of a :class:`PoisonCard`, read and written through this twin: mypyc, which
+    compiles the state module, reports the type of ``covered_by`` (a union) as ``type``, where
+    cattrs needs ``Card | None``; here ``covered_by`` is also required in a document."""
+
+    card: Card
+    poison: str
+    covered: bool
+    covered_by: Card | None
+
+
 def _make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(forbid_extra_keys=True)
     conv.register_structure_hook(int, _strict(int, "an integer"))
@@ -291,6 +303,10 @@ def _make_converter() -> cattrs.Converter:
     conv.register_structure_hook(RoundEndReason, _structure_reason)
     conv.register_unstructure_hook(RoundEndReason, lambda r: r.name.lower())
     conv.register_unstructure_hook_func(_is_frozenset, sorted)
+    conv.register_structure_hook(PoisonCard, lambda v, _t: PoisonCard(
+        *attrs.astuple(conv.structure(v, _PoisonDoc), recurse=False)))
+    conv.register_unstructure_hook(PoisonCard, lambda p: conv.unstructure(
+        _PoisonDoc(p.card, p.poison, p.covered, p.covered_by)))
 
     # Strict sequences: a JSON list only (cattrs would read a string as a tuple of letters).
     def structure_seq(value: object, t: Any) -> object:
