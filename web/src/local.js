@@ -129,6 +129,8 @@
       start(h) {
         handlers = h;
         h.status("open");
+        // app.js calls an open link "connected"; here there is no link, the game is local.
+        badge("in this page", "open");
         deliver(game.frame());
         pace();
       },
