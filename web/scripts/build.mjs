@@ -97,7 +97,6 @@ const manifest = {
     };
   }),
 };
-fs.writeFileSync(path.join(dist, "wheels.json"), JSON.stringify(manifest, null, 2) + "\n");
 
 // ---- The page: the server's client, unchanged but for its paths and one more script.
 for (const name of ["app.js", "style.css"]) {
@@ -116,6 +115,9 @@ fs.writeFileSync(path.join(dist, "index.html"), html);
 for (const name of ["local.js", "host.py"]) {
   fs.copyFileSync(path.join(web, "src", name), path.join(dist, name));
 }
+
+// Written last: the tests take its time for the build's (tests/browser/_web.py).
+fs.writeFileSync(path.join(dist, "wheels.json"), JSON.stringify(manifest, null, 2) + "\n");
 
 // ---- What was built.
 let total = 0;
