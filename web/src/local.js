@@ -99,11 +99,14 @@
       if (text) handlers.document(JSON.parse(text));
     }
 
+    const broken = { type: "error", code: "internal_error", message: "internal error" };
+
     function fail(exc) {
-      // As on the server: a table whose host failed stops; the page says so once.
+      // As on the server: a table whose host failed stops, and its details stay out of the
+      // page (they go to the console).
       failed = true;
       console.error(exc);
-      handlers.document({ type: "error", code: "internal_error", message: "internal error" });
+      handlers.document(broken);
     }
 
     /** Let the bots play, each after a pause (with a little jitter, as the server does), so
@@ -135,8 +138,11 @@
         pace();
       },
       send(doc) {
-        if (failed) return;
         const text = JSON.stringify(doc);
+        if (failed) {
+          setTimeout(() => handlers.document(broken), 0);
+          return;
+        }
         // Answered after the click's handler returns, as an answer from a server would be.
         setTimeout(() => {
           try {
@@ -159,7 +165,13 @@
     } catch (exc) {
       throw new Error(`the engine failed to load (${exc.message})`);
     }
-    const made = host.make_table(JSON.stringify(body));
+    let made;
+    try {
+      made = host.make_table(JSON.stringify(body));
+    } catch (exc) {
+      console.error(exc); // a bug: its traceback is for the console, not the lobby
+      throw new Error("internal error");
+    }
     if (typeof made === "string") throw new Error(made);
     window.shockHost.game = made;
     return { table: made.id, transport: localTransport(made) };
@@ -170,7 +182,9 @@
     const game = window.shockHost.game;
     const thinking = {};
     if (game) {
-      const all = game.thinking.toJs({ dict_converter: Object.fromEntries });
+      const proxy = game.thinking;
+      const all = proxy.toJs({ dict_converter: Object.fromEntries });
+      proxy.destroy();
       for (const [name, times] of Object.entries(all)) {
         const ms = times.map((t) => t * 1000);
         thinking[name] = {
