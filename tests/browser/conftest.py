@@ -1,11 +1,13 @@
 """Fixtures of the browser tests: a real `shock-rules serve` on 127.0.0.1 (a subprocess, a SQLite
 file in the test's folder, bots without delay) and real headless Chromium driven by Selenium
-with Debian's chromedriver. The tests skip where Chromium, its driver or the server's packages
-are missing (CI installs them)."""
+with Debian's chromedriver; for test_web.py, the in-browser build (web/dist) served as static
+files instead. The tests skip where Chromium, its driver, the server's packages or (for
+test_web.py) node and npm are missing (CI installs them)."""
 
 from __future__ import annotations
 
 import importlib.util
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -16,29 +18,35 @@ if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
 
     from ._harness import Server
+    from ._web import StaticSite
 
 
-def _missing() -> str | None:
+def _missing(modules: tuple[str, ...], tools: tuple[str, ...] = ()) -> str | None:
     for binary in ("/usr/bin/chromium", "/usr/bin/chromedriver"):
         if not Path(binary).exists():
             return f"the browser tests need {binary} (Debian: apt-get install chromium-driver)"
-    for module in ("selenium", "uvicorn", "starlette", "websockets"):
+    for module in modules:
         if importlib.util.find_spec(module) is None:
             return f"the browser tests need the {module} package"
+    for tool in tools:
+        if shutil.which(tool) is None:
+            return f"the in-browser build's tests need {tool} (Debian: apt-get install nodejs npm)"
     return None
 
 
-MISSING: Final = _missing()
+MISSING: Final = _missing(("selenium", "uvicorn", "starlette", "websockets"))
+#: The tests of the in-browser build (test_web.py) run no server, but build web/ with npm.
+MISSING_WEB: Final = _missing(("selenium",), ("node", "npm"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip this folder's tests where something they need is missing."""
-    if MISSING is None:
-        return
     here = Path(__file__).parent
     for item in items:
         if here in item.path.parents:
-            item.add_marker(pytest.mark.skip(reason=MISSING))
+            reason = MISSING_WEB if item.path.name == "test_web.py" else MISSING
+            if reason is not None:
+                item.add_marker(pytest.mark.skip(reason=reason))
 
 
 @pytest.fixture
@@ -75,3 +83,16 @@ def browser(tmp_path: Path) -> Iterator[Callable[..., WebDriver]]:
     finally:
         for driver in drivers:
             driver.quit()
+
+
+@pytest.fixture(scope="session")
+def web_site() -> Iterator[StaticSite]:
+    """Return web/dist (built first when missing or stale) served as static files on
+    127.0.0.1: the in-browser build, with no server of the package behind it."""
+    from ._web import StaticSite, build
+
+    site = StaticSite(build()).start()
+    try:
+        yield site
+    finally:
+        site.stop()

@@ -1,0 +1,217 @@
+// The in-page host of the browser build (web/dist): the game runs in this page, in Pyodide,
+// and app.js talks to it through a transport exactly as it talks to `shock-rules serve` over a
+// WebSocket. It defines window.shockHost, which the lobby's "Create table" form calls.
+//
+// Everything is loaded from this page's own origin: the Pyodide runtime, then the wheels listed
+// in wheels.json (this package and its dependencies), unpacked straight into site-packages
+// (no micropip, no package index), then host.py, the Python side of the host.
+//
+// Query parameters: ?bot-delay=SECONDS paces the bots (default 0.6, as `shock-rules serve`);
+// ?selftest=SEED plays random_playout(GameConfig(players=4), random.Random(SEED)) and sets
+// <body data-selftest="ok" data-scores="a,b,c,d"> (or data-selftest="error" data-error="...").
+"use strict";
+
+(() => {
+  const params = new URLSearchParams(location.search);
+  const base = new URL("./", location.href).href;
+  const botDelay = Math.max(0, Number(params.get("bot-delay") ?? "0.6") || 0);
+  /** What loading took, and each bot decision's time in Python (window.shockHost.stats()). */
+  const timing = { started: performance.now(), steps: {}, ready: null };
+
+  /** Show where loading is in the page's connection badge (app.js's own badge). */
+  function badge(text, state) {
+    const node = document.getElementById("connection");
+    if (!node) return;
+    node.hidden = false;
+    node.textContent = text;
+    node.dataset.state = state;
+  }
+
+  async function load() {
+    const step = async (name, label, work) => {
+      badge(`${label}\u2026`, "connecting");
+      const began = performance.now();
+      const result = await work();
+      timing.steps[name] = Math.round(performance.now() - began);
+      return result;
+    };
+    const pyodide = await step("python", "loading Python (1/3)", async () => {
+      const { loadPyodide } = await import(new URL("pyodide.mjs", base).href);
+      // indexURL: the runtime files; packageBaseUrl: where a package named in the lock file
+      // would come from (the lock lists none, and this keeps even that on this origin).
+      return loadPyodide({ indexURL: base, packageBaseUrl: base, packages: [] });
+    });
+    await step("wheels", "installing shock-rules (2/3)", async () => {
+      const manifest = await fetchOk(new URL("wheels.json", base), {}).then((r) => r.json());
+      const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+      const files = await Promise.all(manifest.wheels.map(async (wheel) => {
+        // The browser checks each file against the hash the build wrote.
+        const answer = await fetchOk(new URL(wheel.file, base), { integrity: wheel.integrity });
+        return answer.arrayBuffer();
+      }));
+      for (const buffer of files) pyodide.unpackArchive(buffer, "wheel", { extractDir: site });
+      const hostText = await fetchOk(new URL("host.py", base), {}).then((r) => r.text());
+      pyodide.FS.writeFile(`${site}/shock_web_host.py`, hostText);
+    });
+    const host = await step("engine", "starting the engine (3/3)", async () => {
+      pyodide.runPython("import importlib; importlib.invalidate_caches()");
+      return pyodide.pyimport("shock_web_host");
+    });
+    timing.ready = Math.round(performance.now() - timing.started);
+    return host;
+  }
+
+  async function fetchOk(url, options) {
+    const answer = await fetch(url, options);
+    if (!answer.ok) throw new Error(`${url.pathname}: HTTP ${answer.status}`);
+    return answer;
+  }
+
+  // Loading starts with the page, so that the engine is usually ready by the time the person
+  // has chosen the seats.
+  const engine = load();
+  engine.then(
+    () => {
+      const node = document.getElementById("connection");
+      // Only while the lobby shows: a table's own status is app.js's to show.
+      if (node && node.dataset.state === "connecting" && !client().table) {
+        badge("engine ready", "ready");
+      }
+    },
+    (exc) => {
+      console.error(exc);
+      badge("the engine failed to load", "closed");
+    },
+  );
+
+  function client() {
+    return (window.shockClient && window.shockClient.client) || {};
+  }
+
+  /** Return the transport of one table in this page: app.js sends action messages, and gets
+   * the same view frames and error documents the server's WebSocket would send. */
+  function localTransport(game) {
+    let handlers = null;
+    let timer = null;
+    let failed = false;
+
+    function deliver(text) {
+      if (text) handlers.document(JSON.parse(text));
+    }
+
+    const broken = { type: "error", code: "internal_error", message: "internal error" };
+
+    function fail(exc) {
+      // As on the server: a table whose host failed stops, and its details stay out of the
+      // page (they go to the console).
+      failed = true;
+      console.error(exc);
+      handlers.document(broken);
+    }
+
+    /** Let the bots play, each after a pause (with a little jitter, as the server does), so
+     * that a person can follow; stop at a person's turn or the game's end. */
+    function pace() {
+      clearTimeout(timer);
+      timer = null;
+      if (failed || game.bot_to_act() === undefined) return;
+      const delay = botDelay * 1000 * (0.75 + 0.5 * Math.random());
+      timer = setTimeout(() => {
+        timer = null;
+        try {
+          deliver(game.bot_step());
+        } catch (exc) {
+          fail(exc);
+          return;
+        }
+        pace();
+      }, delay);
+    }
+
+    return {
+      start(h) {
+        handlers = h;
+        h.status("open");
+        // app.js calls an open link "connected"; here there is no link, the game is local.
+        badge("in this page", "open");
+        deliver(game.frame());
+        pace();
+      },
+      send(doc) {
+        const text = JSON.stringify(doc);
+        if (failed) {
+          setTimeout(() => handlers.document(broken), 0);
+          return;
+        }
+        // Answered after the click's handler returns, as an answer from a server would be.
+        setTimeout(() => {
+          try {
+            deliver(game.receive(text));
+          } catch (exc) {
+            fail(exc);
+            return;
+          }
+          pace();
+        }, 0);
+      },
+    };
+  }
+
+  /** The lobby's "Create table": a game in this page, with at most one person seat. */
+  async function create(body) {
+    let host;
+    try {
+      host = await engine;
+    } catch (exc) {
+      throw new Error(`the engine failed to load (${exc.message})`);
+    }
+    let made;
+    try {
+      made = host.make_table(JSON.stringify(body));
+    } catch (exc) {
+      console.error(exc); // a bug: its traceback is for the console, not the lobby
+      throw new Error("internal error");
+    }
+    if (typeof made === "string") throw new Error(made);
+    window.shockHost.game = made;
+    return { table: made.id, transport: localTransport(made) };
+  }
+
+  /** What loading took and how long the bots thought (ms). */
+  function stats() {
+    const game = window.shockHost.game;
+    const thinking = {};
+    if (game) {
+      const proxy = game.thinking;
+      const all = proxy.toJs({ dict_converter: Object.fromEntries });
+      proxy.destroy();
+      for (const [name, times] of Object.entries(all)) {
+        const ms = times.map((t) => t * 1000);
+        thinking[name] = {
+          decisions: ms.length,
+          mean: ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length),
+          max: Math.max(0, ...ms),
+        };
+      }
+    }
+    return { load: { ...timing.steps, ready: timing.ready }, thinking };
+  }
+
+  async function selftest(seed) {
+    const body = document.body;
+    try {
+      if (!/^-?\d{1,18}$/.test(seed)) throw new Error(`the seed must be an integer, not ${seed}`);
+      const host = await engine;
+      body.dataset.scores = host.selftest(BigInt(seed));
+      body.dataset.selftest = "ok";
+      badge(`self-test ok: scores ${body.dataset.scores}`, "ready");
+    } catch (exc) {
+      body.dataset.error = String(exc && exc.message ? exc.message : exc);
+      body.dataset.selftest = "error";
+      badge("self-test failed", "closed");
+    }
+  }
+
+  window.shockHost = { create, stats, engine, game: null };
+  if (params.has("selftest")) selftest(params.get("selftest"));
+})();
