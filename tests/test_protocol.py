@@ -289,7 +289,7 @@ def test_schemas_are_draft_2020_12_with_an_id_and_the_protocol_version() -> None
 def test_the_event_schema_knows_every_event_class() -> None:
     from shock_rules._json import EVENT_TYPES
 
-    branches = schema("event")["$defs"]["event"]["oneOf"]
+    branches = schema("event")["oneOf"]
     assert sorted(b["properties"]["event"]["const"] for b in branches) == sorted(EVENT_TYPES)
 
 
@@ -340,6 +340,24 @@ def test_every_emitted_document_meets_its_schema() -> None:
     assert counts["action"] + counts["error"] + counts["events"] > 1500
     assert set(counts) == set(protocol.SCHEMA_NAMES) - {"common", "event"}
 
+
+
+def test_an_embedded_edition_meets_the_config_schema_which_knows_its_fields() -> None:
+    data = sr.Edition.default().to_dict()
+    data["edition"]["name"] = "custom"
+    config = sr.GameConfig(players=4, edition=sr.Edition.from_dict(data))
+    doc = sr.to_dict(config)
+    assert doc["edition"] == data
+    check("config", doc)
+    check("state", sr.to_dict(sr.new_game(config)))
+    # An edition is closed like every object of the documents: what it does not know, the
+    # schema rejects and the loader refuses.
+    for where in [(), ("edition",), ("number_cards",), ("gems", 0), ("chest", 0)]:
+        bad = copy.deepcopy(doc)
+        _get(bad["edition"], where)["unexpected"] = 1
+        assert not valid("config", bad), where
+        with pytest.raises(sr.InvalidStateError, match="unknown key 'unexpected'"):
+            sr.config_from_json(bad)
 
 # -- what the schemas reject, the loaders refuse ---------------------------------------------
 
