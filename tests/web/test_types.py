@@ -1,0 +1,189 @@
+"""The TypeScript types of the protocol (web/types/protocol.d.ts), checked with Node: they are
+generated from the JSON Schemas and up to date, they compile with their usage file, and real
+documents of whole games are valid for ajv under the schemas and compile as their types; a
+wrong document is refused by both. Skips where Node or npm is missing (CI installs them);
+runs ``npm ci`` in web/ when its node_modules is missing."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+import shock_rules as sr
+from shock_rules import protocol
+
+ROOT: Final = Path(__file__).resolve().parents[2]
+WEB: Final = ROOT / "web"
+SCHEMAS: Final = ROOT / "src" / "shock_rules" / "protocol" / "schemas"
+NODE: Final = shutil.which("node")
+NPM: Final = shutil.which("npm")
+
+pytestmark = [
+    pytest.mark.skipif(NODE is None or NPM is None,
+                       reason="the TypeScript checks need node and npm (Debian: apt-get install"
+                              " nodejs npm)"),
+    pytest.mark.skipif(not (WEB / "package.json").exists(), reason="needs the source tree"),
+]
+
+
+def run(*args: str | Path, cwd: Path = WEB,
+        timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run a command (in web/ by default) and return it, with its output, whatever its code."""
+    return subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+def node(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    assert NODE is not None
+    return run(NODE, *args)
+
+
+def tsc(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return node(WEB / "node_modules" / "typescript" / "bin" / "tsc", *args)
+
+
+def passed(result: subprocess.CompletedProcess[str]) -> str:
+    """Return the output of a command that must have succeeded (else fail, showing it)."""
+    assert result.returncode == 0, f"{result.args} failed:\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+@pytest.fixture(scope="module", autouse=True)
+def node_modules() -> None:
+    """Install web/'s pinned tools, once, when they are not there yet."""
+    if not (WEB / "node_modules" / "typescript").exists():
+        assert NPM is not None
+        passed(run(NPM, "ci", "--no-audit", "--no-fund", timeout=600))
+
+
+@pytest.fixture(scope="module")
+def documents(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The documents of web/scripts/documents.py, written by the package under test (the
+    source tree's or an installed build's: the one this test imports)."""
+    out = tmp_path_factory.mktemp("documents")
+    package_root = Path(sr.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(package_root), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    # Views and states at every second step (npm run check takes every step): the test stays
+    # fast with thousands of documents.
+    result = subprocess.run([sys.executable, str(WEB / "scripts" / "documents.py"), str(out),
+                             "--every", "2"], capture_output=True, text=True, env=env,
+                            timeout=120, check=False)
+    passed(result)
+    return out
+
+
+def summary(documents: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((documents / "summary.json").read_text("utf-8"))
+    return data
+
+
+@pytest.fixture
+def bad_documents(documents: Path, tmp_path: Path) -> Iterator[Path]:
+    """A folder of wrong documents: real ones with an extra property, a required one missing,
+    the field of another kind of action."""
+    view = json.loads((documents / "view.jsonl").read_text("utf-8").splitlines()[-1])
+    extra = copy.deepcopy(view)
+    extra["seats"][0]["extra"] = 1
+    missing = copy.deepcopy(view)
+    del missing["your_turn"]
+    action = {"schema": sr.SCHEMA, "type": "action", "notation": "leader 2", "kind": "leader",
+              "card": "7H"}
+    (tmp_path / "view.jsonl").write_text(f"{json.dumps(extra)}\n{json.dumps(missing)}\n")
+    (tmp_path / "action.jsonl").write_text(json.dumps(action) + "\n")
+    yield tmp_path
+
+
+# -- the generated types ----------------------------------------------------------------------
+
+
+def test_the_types_are_generated_from_the_schemas_and_up_to_date() -> None:
+    out = passed(node("scripts/types.mjs", "--check"))
+    assert "up to date" in out
+    text = (WEB / "types" / "protocol.d.ts").read_text("utf-8")
+    for name in ("ShockProtocol", "ViewDocument", "ActionDocument", "EventsDocument",
+                 "ErrorDocument", "StateDocument", "RecordDocument", "ConfigDocument", "Event",
+                 "SteppedEvent", "LegalAction", "Card", "Phase"):
+        assert f"export type {name} " in text or f"export interface {name} " in text, name
+    code = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)  # the doc comments may say "any"
+    assert not re.search(r"\b(any|unknown)\b", code)
+
+
+def test_a_stale_file_and_a_loose_schema_are_caught(tmp_path: Path) -> None:
+    schemas = tmp_path / "schemas"
+    shutil.copytree(SCHEMAS, schemas)
+    error = json.loads((schemas / "error.json").read_text("utf-8"))
+    error["properties"]["message"]["description"] = "Changed."
+    (schemas / "error.json").write_text(json.dumps(error))
+    stale = node("scripts/types.mjs", "--check", "--schemas", schemas)
+    assert stale.returncode == 1 and "out of date" in stale.stderr, stale
+    del error["additionalProperties"]
+    (schemas / "error.json").write_text(json.dumps(error))
+    loose = node("scripts/types.mjs", "--check", "--schemas", schemas)
+    assert loose.returncode == 1 and "error.json#: an object schema that is not closed" \
+        in loose.stderr, loose
+
+
+def test_the_usage_file_compiles_strictly() -> None:
+    # types/usage.ts narrows documents, events and legal actions, and proves with
+    # @ts-expect-error that wrong documents are refused (an unused directive is an error).
+    config = json.loads("\n".join(line for line in (WEB / "tsconfig.json").read_text(
+        "utf-8").splitlines() if not line.lstrip().startswith("//")))
+    assert config["compilerOptions"]["strict"] is True
+    passed(tsc("-p", "tsconfig.json"))
+    assert (WEB / "types" / "usage.ts").read_text("utf-8").count("@ts-expect-error") >= 15
+
+
+# -- real documents -----------------------------------------------------------------------
+
+
+def test_the_games_write_every_kind_of_document(documents: Path) -> None:
+    info = summary(documents)
+    assert set(info["counts"]) == set(protocol.SCHEMA_NAMES) - {"common", "event"}
+    assert info["counts"]["view"] > 2000 and info["counts"]["state"] > 400
+    assert set(info["error_codes"]) == set(protocol.ERROR_CODES)
+    assert info["players"] == [3, 4, 5]
+    # Every event, action kind and phase is in some document.
+    assert info["missing"] == []
+    assert len(info["event_kinds"]) == 20
+
+
+def test_real_documents_meet_the_schemas_in_ajv(documents: Path) -> None:
+    out = passed(node("scripts/validate.mjs", documents))
+    assert json.loads(out.removeprefix("valid: ")) == summary(documents)["counts"]
+
+
+def test_ajv_refuses_wrong_documents(bad_documents: Path) -> None:
+    result = node("scripts/validate.mjs", bad_documents)
+    assert result.returncode == 1, result
+    assert "3 invalid documents" in result.stderr
+    assert "view/seats/0 must NOT have additional properties" in result.stderr
+    assert "must have required property 'your_turn'" in result.stderr
+    assert "action.jsonl:1" in result.stderr
+
+
+def test_real_documents_compile_as_their_types(documents: Path) -> None:
+    out = passed(node("scripts/documents-ts.mjs", documents))
+    assert json.loads(out.split(" (")[0].removeprefix("typed: ")) == summary(documents)["counts"]
+    passed(tsc("-p", documents))
+
+
+def test_tsc_refuses_wrong_documents(bad_documents: Path) -> None:
+    passed(node("scripts/documents-ts.mjs", bad_documents))
+    result = tsc("-p", bad_documents)
+    assert result.returncode != 0, result
+    errors = result.stdout
+    # Each wrong document is refused as its own type and as ShockProtocol: two errors each.
+    assert errors.count("'\"extra\"' does not exist in type 'SeatView'") == 2, errors
+    assert errors.count("Property 'your_turn' is missing") == 2, errors
+    assert "action-1.ts(4," in errors and "action-1.ts(5," in errors, errors
