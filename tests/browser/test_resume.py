@@ -101,7 +101,9 @@ def test_a_refused_action_shows_the_error_and_changes_nothing(
     driver.execute_script("window.shockClient.send(arguments[0])", wrong)
     after = wait_for(driver, lambda s: bool(s["error"]), "an error")
     screenshot(driver, tmp_path / "error.png")
-    assert after["error"].startswith("illegal_action: ")
+    # The page shows the reason in words; the protocol's code stays out of sight (data-code).
+    assert after["error_code"] == "illegal_action"
+    assert after["error"] and "illegal_action" not in after["error"]
     assert after["step"] == before["step"] and after["your_turn"]
     assert after["hand"] == before["hand"]
     assert server.seat_view(table, tokens[0])["step"] == before["step"]

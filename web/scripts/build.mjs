@@ -99,7 +99,8 @@ const manifest = {
 };
 
 // ---- The page: the server's client, unchanged but for its paths and one more script.
-for (const name of ["app.js", "style.css"]) {
+// Every script and style sheet of the client (index.html is rewritten below).
+for (const name of fs.readdirSync(staticDir).filter((n) => /\.(js|css)$/.test(n))) {
   fs.copyFileSync(path.join(staticDir, name), path.join(dist, name));
 }
 let html = fs.readFileSync(path.join(staticDir, "index.html"), "utf8");

@@ -1,16 +1,23 @@
-// The browser client of `shock-rules serve`: plain modern JavaScript, no build step, nothing
-// fetched but this server's own API. It shows one seat's view document (shock-rules/2) and
-// sends the seat's decisions as {"type": "action", "action": <legal action>, "step": N}.
+// The browser client of `shock-rules serve` (and of the in-browser build of web/): plain modern
+// JavaScript, no build step, nothing fetched but the host's own API. It shows one seat's view
+// document (shock-rules/2) and sends the seat's decisions as {"type": "action", "action":
+// <legal action>, "step": N}. Words come from i18n.js (English and Brazilian Portuguese).
 "use strict";
 
 (() => {
   const SUIT_SYMBOL = { H: "\u2665", S: "\u2660", D: "\u2666", C: "\u2663" };
-  const SUIT_NAME = { H: "hearts", S: "spades", D: "diamonds", C: "clubs" };
   const POISON_CARDS = new Set(["7H", "7S", "7D"]);
   const POTION_CARDS = new Set(["5C", "7C"]);
   const BOTS = ["random", "heuristic", "mcts"];
+  const GEM = "\u25c6";
+  // The default edition's gem icons (K33, provisional): one on every 1, 2, 3 and 4. A view
+  // whose config embeds an edition brings its own (config.edition.number_cards.gem_icons).
+  const DEFAULT_ICON_RANKS = new Set(["1", "2", "3", "4"]);
+  const DEFAULT_POISONS = { "7H": "bee", "7S": "jellyfish", "7D": "spider" };
 
   const $ = (id) => document.getElementById(id);
+  const i18n = window.shockI18n || { t: (key) => key, lang: "en", onChange() {} };
+  const t = (key, params) => i18n.t(key, params);
 
   /** Return a new element with a class and text. */
   function el(tag, className, text) {
@@ -98,14 +105,52 @@
     };
   }
 
-  // ---- Cards.
+  // ---- Cards, in pictures and in words.
 
-  /** Return an element showing a number card (or a card back for null). */
-  function cardElement(card, tag = "span") {
+  /** The edition's card facts for the view on screen: gem icons and poison types. */
+  function edition() {
+    const ed = client.view && client.view.config && client.view.config.edition;
+    if (ed && typeof ed === "object" && ed.number_cards) {
+      return { icons: ed.number_cards.gem_icons || {}, poisons: ed.number_cards.poisons || {} };
+    }
+    return null;
+  }
+
+  /** Return how many gem icons a number card shows (K33): placed on it when played face up. */
+  function gemIcons(card) {
+    const ed = edition();
+    if (ed) return Number(ed.icons[card] || 0);
+    return DEFAULT_ICON_RANKS.has(card.slice(0, -1)) ? 1 : 0;
+  }
+
+  function poisonType(card) {
+    const ed = edition();
+    return ed ? ed.poisons[card] || null : DEFAULT_POISONS[card] || null;
+  }
+
+  const poisonName = (type) => t(`poison.${type}`);
+
+  /** Return a card in symbols for sentences: "♥10". */
+  function cardText(card) {
+    if (!card) return "?";
+    return `${SUIT_SYMBOL[card.slice(-1)] || ""}${card.slice(0, -1)}`;
+  }
+
+  /** Return a chest card in words: "◆2 / ◇1" for gems, "☠ bee" for a poison. */
+  function chestText(text) {
+    const card = parseChestCard(text);
+    if (!card) return text;
+    if (card.poison !== null) return `\u2620 ${poisonName(card.poison)}` + (card.large !== 1 ? ` +${card.large}` : "");
+    return `${GEM}${card.large} / \u25c7${card.small}`;
+  }
+
+  /** Return an element showing a number card (or a card back for null): rank and suit, its gem
+   * icons, and a poison's or potion's mark big enough to see at a glance. */
+  function cardElement(card, tag = "span", options = {}) {
     const node = el(tag, "card");
     if (card === null || card === undefined) {
       node.classList.add("back");
-      node.setAttribute("aria-label", "face-down card");
+      node.setAttribute("aria-label", t("card.back"));
       node.dataset.card = "";
       return node;
     }
@@ -113,10 +158,27 @@
     const suit = card.slice(-1);
     node.classList.add(`suit-${suit}`);
     node.dataset.card = card;
-    node.setAttribute("aria-label", `${rank} of ${SUIT_NAME[suit]}`);
+    const words = [t("card.of", { rank, suit: t(`suit.${suit}`) })];
     node.append(el("span", "rank", rank), el("span", "pip", SUIT_SYMBOL[suit]));
-    if (POISON_CARDS.has(card)) node.append(el("span", "mark", "\u2620"));
-    if (POTION_CARDS.has(card)) node.append(el("span", "mark", "\u2697"));
+    const icons = options.icons === false ? 0 : gemIcons(card);
+    if (icons) {
+      node.append(el("span", "icons", GEM.repeat(icons)));
+      node.dataset.icons = String(icons);
+      words.push(t("card.icons", { n: icons }));
+    }
+    if (POISON_CARDS.has(card)) {
+      const type = poisonType(card);
+      node.classList.add("is-poison");
+      node.append(el("span", "mark poison-mark", "\u2620"));
+      words.push(t("card.poison", { type: type ? poisonName(type) : "" }));
+    }
+    if (POTION_CARDS.has(card)) {
+      node.classList.add("is-potion");
+      node.append(el("span", "mark potion-mark", "\u2697"));
+      words.push(t("card.potion"));
+    }
+    node.setAttribute("aria-label", words.join(", "));
+    node.title = words.join(", ");
     return node;
   }
 
@@ -124,14 +186,13 @@
     const card = parseChestCard(text);
     const node = el("span", "chest-card");
     node.dataset.chestCard = text;
+    node.textContent = chestText(text);
     if (card && card.poison !== null) {
       node.classList.add("poison");
-      node.textContent = `\u2620 ${card.poison}` + (card.large !== 1 ? ` +${card.large}` : "");
+      node.title = t("card.poison", { type: poisonName(card.poison) });
     } else if (card) {
       node.classList.add("gem");
-      node.textContent = `\u25c6${card.large} / ${card.small}`;
-    } else {
-      node.textContent = text;
+      node.title = t("chest.gem", { large: t("gems", { n: card.large }), small: t("gems", { n: card.small }) });
     }
     return node;
   }
@@ -139,43 +200,81 @@
   // ---- Events, in words.
 
   function seatName(seat) {
-    if (seat === null || seat === undefined) return "nobody";
-    return client.view && client.view.seat === seat ? "you" : `seat ${seat}`;
+    if (seat === null || seat === undefined || seat < 0) return t("nobody");
+    return client.view && client.view.seat === seat ? t("you") : t("seat", { seat });
   }
 
-  const gems = (n) => `${n} gem${n === 1 ? "" : "s"}`;
+  const gems = (n) => t("gems", { n });
+
+  function names(seats) {
+    return seats.map(seatName).join(t("and"));
+  }
 
   function describe(e) {
     const who = seatName(e.seat);
     switch (e.event) {
       case "RoundStarted":
-        return `Round ${e.round} begins` + (e.leader !== null ? `; ${seatName(e.leader)} leads` : "");
-      case "LeaderChosen": return `${who} ${who === "you" ? "are" : "is"} chosen to lead`;
-      case "CardDealt": return `${who} received ${e.card}`;
-      case "HiddenCardDealt": return `${who} received a card`;
-      case "TrumpRevealed": return `Trump: ${e.card}`;
+        return e.leader !== null && e.leader !== undefined && e.leader >= 0
+          ? t("ev.roundStartedLeader", { round: e.round, who: seatName(e.leader) })
+          : t("ev.roundStarted", { round: e.round });
+      case "LeaderChosen": return t("ev.leader", { who });
+      case "CardDealt": return t("ev.dealtYou", { cards: cardText(e.card) });
+      case "HiddenCardDealt": return t("ev.dealtOthers", { who, n: 1 });
+      case "TrumpRevealed": return t("ev.trump", { card: cardText(e.card) });
       case "CardPlayed":
-        return `${who} played ${e.card}` + (e.face_up ? "" : " face down") +
-          (e.gems ? ` (${gems(e.gems)} on it)` : "");
+        if (!e.face_up) {
+          return t("ev.downCard", { who, card: cardText(e.card) }) + (e.gems ? t("ev.downGems", { gems: gems(e.gems) }) : "");
+        }
+        return e.gems ? t("ev.playedGems", { who, card: cardText(e.card), gems: gems(e.gems) })
+          : t("ev.played", { who, card: cardText(e.card) });
       case "HiddenCardPlayed":
-        return `${who} played a card face down` + (e.gems ? ` (${gems(e.gems)} on it)` : "");
-      case "Withdrew": return `${who} withdrew, banking ${gems(e.banked)}`;
-      case "TrickWon": return `${who} won trick ${e.trick} with ${e.card}, taking ${gems(e.gems)}`;
-      case "TrickAbandoned": return `Trick ${e.trick} abandoned (${gems(e.gems)})`;
-      case "PoisonTaken": return `${who} took poison ${e.card} (${e.poison})`;
-      case "PotionTaken": return `${who} took potion ${e.card}`;
-      case "PoisonCovered": return `${who} covered ${e.card} with a potion`;
-      case "ChestRevealed": return `${who} revealed chest card ${e.number}: ${e.card}`;
-      case "ChestStopped": return `${who} stopped revealing`;
-      case "GemsGained": return `${who} gained ${gems(e.gems)}`;
-      case "Shocked": return `${who} ${who === "you" ? "are" : "is"} shocked by ${e.poison}, losing ${gems(e.lost)}`;
-      case "GemsBanked": return `${who} banked ${gems(e.gems)}`;
-      case "RoundEnded": return `Round ${e.round} ended (${e.reason.replace(/_/g, " ")})`;
+        return t("ev.down", { who }) + (e.gems ? t("ev.downGems", { gems: gems(e.gems) }) : "");
+      case "Withdrew": return t("ev.withdrew", { who, gems: gems(e.banked) });
+      case "TrickWon": return t("ev.trickWon", { who, trick: e.trick, card: cardText(e.card), gems: gems(e.gems) });
+      case "TrickAbandoned": return t("ev.trickAbandoned", { trick: e.trick, gems: gems(e.gems) });
+      case "PoisonTaken": return t("ev.poisonTaken", { who, type: poisonName(e.poison), card: cardText(e.card) });
+      case "PotionTaken": return t("ev.potionTaken", { who, card: cardText(e.card) });
+      case "PoisonCovered":
+        return e.potion ? t("ev.covered", { who, potion: cardText(e.potion), card: cardText(e.card) })
+          : t("ev.coveredAny", { who, card: cardText(e.card) });
+      case "ChestRevealed": return t("ev.chest", { who, n: e.number, card: chestText(e.card) });
+      case "ChestStopped": return t("ev.chestStopped", { who });
+      case "GemsGained": return t("ev.gained", { who, gems: gems(e.gems) });
+      case "Shocked": return t("ev.shocked", { who, type: poisonName(e.poison), gems: gems(e.lost) });
+      case "GemsBanked": return t("ev.banked", { who, gems: gems(e.gems) });
+      case "RoundEnded": return t("ev.roundEnded", { round: e.round, reason: t(`reason.${e.reason}`) });
       case "GameEnded":
-        return `Game over: scores ${e.scores.join(", ")}; winner${e.winners.length > 1 ? "s" : ""} ` +
-          e.winners.map(seatName).join(" and ");
+        return t("ev.gameEnded", { count: e.winners.length, names: names(e.winners), scores: e.scores.join(", ") });
       default: return e.event;
     }
+  }
+
+  /** Return the log's lines: one per event, except that a deal's many cards make one line
+   * ("Cards dealt: you received ♥3 ♠9 …; seat 1 received 9 cards; …"). */
+  function logLines(events) {
+    const lines = [];
+    let deal = null;
+    const flush = () => {
+      if (!deal) return;
+      const parts = [];
+      if (deal.mine.length) parts.push(t("ev.dealtYou", { cards: deal.mine.map(cardText).join(" ") }));
+      for (const [seat, n] of deal.others) parts.push(t("ev.dealtOthers", { who: seatName(seat), n }));
+      lines.push({ event: "Dealt", step: deal.step, text: t("ev.dealt", { parts: parts.join("; ") }) });
+      deal = null;
+    };
+    for (const e of events) {
+      if (e.event === "CardDealt" || e.event === "HiddenCardDealt") {
+        if (!deal) deal = { step: e.step, mine: [], others: new Map() };
+        const mine = e.event === "CardDealt" && client.view && client.view.seat === e.seat;
+        if (mine) deal.mine.push(e.card);
+        else deal.others.set(e.seat, (deal.others.get(e.seat) || 0) + 1);
+        continue;
+      }
+      flush();
+      lines.push({ event: e.event, step: e.step, text: describe(e) });
+    }
+    flush();
+    return lines;
   }
 
   // ---- The client's state.
@@ -192,6 +291,7 @@
     trickShown: new Set(), // the trick's cards already drawn (only new ones animate)
     pending: false,
     lastError: null,
+    lastTrickKey: null,   // the last trick drawn (it animates once, when it is new)
   };
 
   function addEvents(events) {
@@ -216,9 +316,11 @@
     node.dataset.state = kind;
   }
 
-  function showError(text) {
+  /** Show an error in words; `code` (the protocol's error code) goes to data-code only. */
+  function showError(text, code = "") {
     const node = $("error");
     node.textContent = text;
+    node.dataset.code = code;
     node.hidden = !text;
   }
 
@@ -228,7 +330,7 @@
     const view = client.view;
     if (!view || client.pending) return;
     if (!client.transport || !client.connected) {
-      showError("Not connected: reconnecting, try again in a moment.");
+      showError(t("error.offline"));
       return;
     }
     client.pending = true;
@@ -258,12 +360,12 @@
     renderHand(view);
     renderSeats(view);
     renderLog();
-    document.title = (view.your_turn ? "\u25cf Your turn \u2014 " : "") + "Shock! table " + client.table;
+    document.title = (view.your_turn ? t("title.turn") : "") + t("title.table", { table: client.table });
   }
 
   function renderStatus(view) {
-    const parts = [`Round ${view.round}/5`, `trick ${view.trick_number}`, `step ${view.step}`];
-    parts.push(view.seat === null ? "spectating" : `you are seat ${view.seat}`);
+    const parts = [t("status.round", { round: view.round }), t("status.trick", { trick: view.trick_number })];
+    parts.push(view.seat === null ? t("status.spectating") : t("status.you", { seat: view.seat }));
     $("status-line").textContent = parts.join(" \u00b7 ");
     const turn = $("turn-line");
     turn.className = "turn";
@@ -272,38 +374,37 @@
       const scores = end ? end.scores : view.seats.map((s) => s.in_bag);
       const best = Math.max(...scores);
       const winners = end ? end.winners : scores.flatMap((s, i) => (s === best ? [i] : []));
-      turn.textContent = `Game over \u2014 winner${winners.length > 1 ? "s" : ""}: ` +
-        winners.map(seatName).join(" and ") + ` (scores ${scores.join(", ")})`;
+      turn.textContent = t("turn.over", { count: winners.length, names: names(winners), scores: scores.join(", ") });
       turn.classList.add("over");
     } else if (!client.connected) {
-      turn.textContent = "Connection lost: reconnecting\u2026";
+      turn.textContent = t("turn.lost");
       turn.classList.add("lost");
     } else if (view.your_turn) {
-      turn.textContent = client.pending ? "Sent\u2026" : turnHint(view);
+      turn.textContent = client.pending ? t("turn.sent") : turnHint(view);
       turn.classList.add("mine");
     } else if (view.to_act !== null) {
-      turn.textContent = `Waiting for ${seatName(view.to_act)}\u2026`;
+      turn.textContent = t("turn.waiting", { who: seatName(view.to_act) });
     } else {
-      turn.textContent = "Dealing\u2026";
+      turn.textContent = t("turn.dealing");
     }
   }
 
   function turnHint(view) {
     const kinds = new Set(view.legal_actions.map((a) => a.kind));
-    if (client.withdrawMode) return "Your turn: choose the card to play face down as you withdraw";
-    if (kinds.has("cover")) return "Your turn: choose the poison your potion covers";
-    if (kinds.has("reveal")) return "Your turn: reveal another chest card, or stop";
-    if (kinds.has("down")) return "Your turn: play a card face down";
-    return "Your turn: play a card" + (kinds.has("withdraw") ? ", or withdraw" : "");
+    if (client.withdrawMode) return t("hint.withdraw");
+    if (kinds.has("cover")) return t("hint.cover");
+    if (kinds.has("reveal")) return t("hint.reveal");
+    if (kinds.has("down")) return t("hint.down");
+    return kinds.has("withdraw") ? t("hint.playOrWithdraw") : t("hint.play");
   }
 
   function renderBoard(view) {
     const trump = $("trump");
-    trump.replaceChildren(view.trump ? cardElement(view.trump) : el("span", "none", "\u2014"));
+    trump.replaceChildren(view.trump ? cardElement(view.trump, "span", { icons: false }) : el("span", "none", "\u2014"));
     const decks = [
-      `dungeon deck ${view.deck_size}`, `discard ${view.discard.length}`,
-      `chest deck ${view.chest_deck.length}`, `chest discard ${view.chest_discard.length}`,
-      `gem supply ${view.supply}`,
+      t("board.deck", { n: view.deck_size }), t("board.discard", { n: view.discard.length }),
+      t("board.chestDeck", { n: view.chest_deck.length }), t("board.chestDiscard", { n: view.chest_discard.length }),
+      t("board.supply", { n: view.supply }),
     ];
     $("decks").textContent = decks.join(" \u00b7 ");
 
@@ -316,10 +417,10 @@
       const key = `${view.round}.${view.trick_number}.${played.seat}`;
       shown.add(key);
       if (!client.trickShown.has(key)) slot.classList.add("land");
-      const card = cardElement(played.card);
+      const card = cardElement(played.card, "span", { icons: false });
       if (!played.face_up) card.classList.add("face-down");
       slot.append(card, el("span", "who", seatName(played.seat)));
-      if (played.gems) slot.append(el("span", "gems", `\u25c6${played.gems}`));
+      slot.append(el("span", played.gems ? "gems" : "gems none-gems", `${GEM}${played.gems}`));
       trick.append(slot);
     }
     client.trickShown = shown;
@@ -328,7 +429,7 @@
     const centre = $("chest-centre");
     centre.replaceChildren();
     for (const c of view.chest_centre) centre.append(chestElement(c));
-    if (!view.chest_centre.length) centre.append(el("span", "none", "empty"));
+    if (!view.chest_centre.length) centre.append(el("span", "none", t("board.emptyChest")));
 
     const odds = $("odds");
     const chestTime = view.phase === "chest" || view.phase === "chest_choice";
@@ -342,12 +443,11 @@
       odds.dataset.gain = result.gain;
       const sign = result.gainValue >= 0 ? "+" : "";
       odds.replaceChildren(
-        el("span", "", `Next chest card for ${seatName(result.seat)} (${result.cards} left): `),
-        el("span", "odds-poison", `poison ${result.poison} (${result.poisonPercent})`),
-        el("span", "", " \u00b7 "),
+        el("div", "odds-title", t("odds.title", { who: seatName(result.seat), cards: result.cards })),
+        el("span", "odds-poison", `\u2620 ${t("odds.poison", { p: `${result.poisonPercent} (${result.poison})` })}`),
         el("span", result.shock === "0" ? "odds-shock none-shock" : "odds-shock",
-          `shock ${result.shock} (${result.shockPercent})`),
-        el("span", "", ` \u00b7 gems ${sign}${result.gainValue.toFixed(2)} on average`),
+          `\u26a1 ${t("odds.shock", { p: `${result.shockPercent} (${result.shock})` })}`),
+        el("span", "odds-gain", `${GEM} ${t("odds.gain", { g: `${sign}${result.gainValue.toFixed(2)}` })}`),
       );
     }
   }
@@ -377,21 +477,28 @@
     box.replaceChildren();
     const last = view.trick.length ? null : lastTrick();
     box.hidden = !last;
-    if (!view.trick.length && !last) $("trick").append(el("span", "none", "no card played yet"));
+    if (!view.trick.length && !last) $("trick").append(el("span", "none", t("board.noCard")));
     if (!last) return;
     const { end, cards } = last;
+    // A trick just won slides towards its winner once; redrawing the same trick does not.
+    const key = `${end.step}`;
+    const fresh = client.lastTrickKey !== key;
+    client.lastTrickKey = key;
+    box.classList.toggle("won", fresh && end.event === "TrickWon");
     box.append(el("span", "label", end.event === "TrickWon"
-      ? `Last trick: ${seatName(end.seat)} won with ${end.card}` : "Last trick: abandoned"));
+      ? t("last.won", { who: seatName(end.seat), card: cardText(end.card), gems: gems(end.gems) })
+      : t("last.abandoned")));
     const row = el("div", "cards");
     for (const played of cards) {
       const slot = el("div", "played");
-      const card = cardElement(played.event === "CardPlayed" ? played.card : null);
+      const card = cardElement(played.event === "CardPlayed" ? played.card : null, "span", { icons: false });
       card.classList.add("small");
       if (played.face_up === false || played.event === "HiddenCardPlayed") card.classList.add("face-down");
       if (end.event === "TrickWon" && played.seat === end.seat && played.card === end.card) {
         slot.classList.add("winner");
       }
       slot.append(card, el("span", "who", seatName(played.seat)));
+      if (played.gems) slot.append(el("span", "gems", `${GEM}${played.gems}`));
       row.append(slot);
     }
     box.append(row);
@@ -412,8 +519,10 @@
     if (!canWithdraw) client.withdrawMode = false;
 
     const hand = $("hand");
+    const focused = document.activeElement && hand.contains(document.activeElement)
+      ? document.activeElement.dataset.card : null;
     hand.replaceChildren();
-    $("hand-title").textContent = `Your hand (${view.hand.length})`;
+    $("hand-title").textContent = t("hand.title", { n: view.hand.length });
     for (const card of view.hand) {
       const button = cardElement(card, "button");
       button.type = "button";
@@ -422,28 +531,29 @@
       if (active && action) {
         button.classList.add("legal");
         button.dataset.notation = action.notation;
-        button.title = action.notation;
         button.addEventListener("click", () => send(action));
       } else {
         button.disabled = true;
       }
       hand.append(button);
+      if (card === focused && !button.disabled) button.focus();
     }
-    if (!view.hand.length) hand.append(el("span", "none", "no cards"));
+    if (!view.hand.length) hand.append(el("span", "none", t("hand.none")));
 
     const faceDown = $("face-down");
     faceDown.replaceChildren();
     if (view.own_face_down.length) {
-      faceDown.append(el("span", "label", "Your face-down cards: "));
-      for (const card of view.own_face_down) faceDown.append(cardElement(card));
+      faceDown.append(el("span", "label", t("hand.faceDown")));
+      for (const card of view.own_face_down) faceDown.append(cardElement(card, "span", { icons: false }));
     }
 
     const actions = $("actions");
     actions.replaceChildren();
     if (canWithdraw) {
-      const toggle = el("button", "action mode", client.withdrawMode ? "Cancel withdraw" : "Withdraw\u2026");
+      const toggle = el("button", "action mode", client.withdrawMode ? t("btn.cancel") : t("btn.withdraw"));
       toggle.type = "button";
       toggle.id = "withdraw-mode";
+      toggle.dataset.key = "W";
       toggle.classList.toggle("active", client.withdrawMode);
       toggle.addEventListener("click", () => {
         client.withdrawMode = !client.withdrawMode;
@@ -453,11 +563,12 @@
     }
     for (const action of view.legal_actions) {
       if (!["cover", "reveal", "stop"].includes(action.kind) || !active) continue;
-      const label = action.kind === "cover" ? `Cover ${action.card}`
-        : action.kind === "reveal" ? "Reveal a chest card" : "Stop";
+      const label = action.kind === "cover" ? t("btn.cover", { card: cardText(action.card) })
+        : action.kind === "reveal" ? t("btn.reveal") : t("btn.stop");
       const button = el("button", `action ${action.kind}`, label);
       button.type = "button";
       button.dataset.notation = action.notation;
+      button.dataset.key = { cover: "C", reveal: "R", stop: "S" }[action.kind];
       button.addEventListener("click", () => send(action));
       actions.append(button);
     }
@@ -469,12 +580,13 @@
     for (const s of view.seats) {
       const box = el("div", `seat status-${s.status}`);
       box.dataset.seat = String(s.seat);
+      box.dataset.status = s.status;
       if (s.seat === view.seat) box.classList.add("me");
       if (s.seat === view.to_act) box.classList.add("to-act");
       const title = el("div", "seat-title");
-      title.append(el("strong", "", s.seat === view.seat ? `Seat ${s.seat} (you)` : `Seat ${s.seat}`),
-        el("span", `badge ${s.status}`, s.status));
-      if (s.seat === view.leader) title.append(el("span", "badge leader", "leads"));
+      title.append(el("strong", "", s.seat === view.seat ? t("Seat.you", { seat: s.seat }) : t("Seat", { seat: s.seat })),
+        el("span", `badge ${s.status}`, t(`status.${s.status}`)));
+      if (s.seat === view.leader) title.append(el("span", "badge leader", t("leads")));
       box.append(title);
       const facts = el("div", "facts");
       const fact = (name, value, cls) => {
@@ -482,20 +594,24 @@
         f.append(el("span", "k", name), el("span", "v", String(value)));
         facts.append(f);
       };
-      fact("score (in bag)", s.in_bag, "in-bag");
-      fact("on bag", `\u25c6${s.on_bag}`, "on-bag");
-      fact("hand", s.hand_size, "hand-size");
-      if (s.face_down_count) fact("face down", s.face_down_count, "face-down-count");
+      fact(t("fact.inBag"), s.in_bag, "in-bag");
+      fact(t("fact.onBag"), `${GEM}${s.on_bag}`, "on-bag");
+      fact(t("fact.hand"), s.hand_size, "hand-size");
+      if (s.face_down_count) fact(t("fact.faceDown"), s.face_down_count, "face-down-count");
       box.append(facts);
       if (s.poisons.length) {
         const row = el("div", "poisons");
-        row.append(el("span", "k", "poisons "));
+        row.append(el("span", "k", `\u2620 ${t("seat.poisons")}`));
         for (const p of s.poisons) {
-          const c = cardElement(p.card);
+          const c = cardElement(p.card, "span", { icons: false });
           c.classList.add("small", p.covered ? "covered" : "uncovered");
-          c.title = `${p.poison}${p.covered ? " (covered)" : ""}`;
-          const item = el("span", "poison");
-          item.append(c, el("span", "ptype", p.poison + (p.covered ? " (covered)" : "")));
+          const by = p.covered_by || null;
+          if (by) c.dataset.coveredBy = by;
+          const item = el("span", `poison ${p.covered ? "covered" : "uncovered"}`);
+          const label = p.covered
+            ? (by ? t("seat.coveredBy", { card: cardText(by) }) : t("seat.coveredBy", { card: "\u2697" }))
+            : t("seat.uncovered");
+          item.append(c, el("span", "ptype", `${poisonName(p.poison)} \u00b7 ${label}`));
           row.append(item);
         }
         box.append(row);
@@ -505,36 +621,102 @@
         const stored = s.potions.length - s.poisons.filter((p) => p.covered).length;
         const row = el("div", "potions");
         row.dataset.stored = String(stored);
-        row.append(el("span", "k", `potions (${stored} stored) `));
+        row.append(el("span", "k", `\u2697 ${t("seat.potions", { stored })}`));
         for (const card of s.potions) {
-          const c = cardElement(card);
+          const c = cardElement(card, "span", { icons: false });
           c.classList.add("small");
           row.append(c);
         }
         box.append(row);
       }
       if (s.void_suits.length) {
-        box.append(el("div", "voids", "void in " + s.void_suits.map((x) => SUIT_SYMBOL[x]).join(" ")));
+        box.append(el("div", "voids", t("seat.voids", { suits: s.void_suits.map((x) => SUIT_SYMBOL[x]).join(" ") })));
       }
       seats.append(box);
     }
   }
 
   let loggedCount = 0;
+  let loggedLang = null;
   function renderLog() {
     const log = $("log");
-    if (loggedCount === client.events.length && log.childElementCount === Math.min(loggedCount, 200)) return;
+    if (loggedCount === client.events.length && loggedLang === i18n.lang) return;
+    const lines = logLines(client.events);
+    const before = log.childElementCount;
     log.replaceChildren();
-    const shown = client.events.slice(-200).reverse();
-    shown.forEach((e, i) => {
-      const item = el("li", `event ev-${e.event}`);
-      item.dataset.step = String(e.step ?? "");
-      item.append(el("span", "step", String(e.step ?? "")), el("span", "text", describe(e)));
-      if (loggedCount && i < client.events.length - loggedCount) item.classList.add("fresh");
+    const shown = lines.slice(-200).reverse();
+    const fresh = loggedLang === i18n.lang ? Math.max(0, lines.length - before) : 0;
+    shown.forEach((line, i) => {
+      const item = el("li", `event ev-${line.event}`, line.text);
+      item.dataset.step = String(line.step ?? "");
+      if (loggedCount && i < fresh) item.classList.add("fresh");
       log.append(item);
     });
     loggedCount = client.events.length;
+    loggedLang = i18n.lang;
   }
+
+  // ---- Keys: play without a mouse. Cards and buttons are real buttons (Tab, Enter and Space
+  // work already); these add arrows between the playable cards, digits and letters.
+
+  function playable() {
+    return [...document.querySelectorAll("#hand button.card.legal")];
+  }
+
+  function onKey(event) {
+    if ($("table").hidden || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    const key = event.key;
+    if (key === "?") {
+      $("keys-help").hidden = !$("keys-help").hidden;
+      event.preventDefault();
+      return;
+    }
+    if (key === "Escape") {
+      $("keys-help").hidden = true;
+      if (client.withdrawMode) {
+        client.withdrawMode = false;
+        render();
+      }
+      return;
+    }
+    const cards = playable();
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      if (!cards.length) return;
+      const at = cards.indexOf(document.activeElement);
+      const step = key === "ArrowRight" ? 1 : -1;
+      const next = at < 0 ? (step > 0 ? 0 : cards.length - 1) : (at + step + cards.length) % cards.length;
+      cards[next].focus();
+      event.preventDefault();
+      return;
+    }
+    if (/^[1-9]$/.test(key)) {
+      const card = cards[Number(key) - 1];
+      if (card) {
+        card.click();
+        event.preventDefault();
+      }
+      return;
+    }
+    const button = document.querySelector(`#actions button[data-key="${key.toUpperCase()}"]`);
+    if (button && /^[a-z]$/i.test(key)) {
+      button.click();
+      event.preventDefault();
+      if (button.id === "withdraw-mode") {
+        const first = playable()[0];
+        if (first) first.focus();
+      }
+    }
+  }
+
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("DOMContentLoaded", () => {
+    const button = $("keys-button");
+    if (button) button.addEventListener("click", () => { $("keys-help").hidden = !$("keys-help").hidden; });
+  });
+  // A new language redraws everything the client wrote.
+  i18n.onChange(() => render());
 
   // ---- Transports: one UI over two ways to reach the game. A transport carries protocol
   // documents (shock-rules/2) between this page and the game's host: `start(handlers)` begins,
@@ -653,7 +835,7 @@
     } else if (doc.type === "error") {
       client.pending = false;
       client.lastError = doc;
-      showError(`${doc.code}: ${doc.message}`);
+      showError(doc.message || doc.code, doc.code);
       render();
     }
   }

@@ -1,0 +1,351 @@
+// The words of the browser client, in English and Brazilian Portuguese (the game is Brazilian:
+// its rulebook and its online edition are in Portuguese, and the Portuguese words below are the
+// rulebook's own: vaza, rodada, trunfo, Baú, Bolsa de Tesouros, joias, Choque Anafilático).
+// The language comes from the browser and can be switched; the choice is remembered.
+"use strict";
+
+(() => {
+  const STORE_KEY = "shock-rules.lang";
+
+  /** One table of messages per language. A message is text with {name} holes, or a function
+   * of its parameters where a number changes the words. */
+  const MESSAGES = {
+    en: {
+      "lang.name": "English",
+      "title.turn": "\u25cf Your turn \u2014 ",
+      "title.table": "Shock! table {table}",
+      "rules": "How to play",
+      "help.keys": "Keys",
+      "help.title": "Playing with the keyboard",
+      "help.cards": "\u2190 \u2192 choose a card you may play; Enter or Space plays it",
+      "help.digits": "1\u20139 play the 1st\u20139th card you may play",
+      "help.withdraw": "W withdraw (then choose the card to lay face down); Esc cancels",
+      "help.chest": "R reveal another chest card, S stop",
+      "help.cover": "C cover the first poison your potion may cover",
+      "help.toggle": "? shows or hides this help",
+      // seats and people
+      "you": "you",
+      "nobody": "nobody",
+      "seat": "seat {seat}",
+      "Seat": "Seat {seat}",
+      "Seat.you": "Seat {seat} (you)",
+      "status.in": "in the round",
+      "status.withdrawn": "withdrew",
+      "status.shocked": "shocked",
+      "leads": "leads",
+      "is": (p) => (p.who === "you" ? "are" : "is"),
+      // numbers of things
+      "gems": (p) => `${p.n} gem${p.n === 1 ? "" : "s"}`,
+      "cards": (p) => `${p.n} card${p.n === 1 ? "" : "s"}`,
+      // status line
+      "status.round": "Round {round} of 5",
+      "status.trick": "trick {trick}",
+      "status.you": "you are seat {seat}",
+      "status.spectating": "watching",
+      "turn.over": (p) => `Game over \u2014 ${p.count > 1 ? "winners" : "winner"}: ${p.names} (scores ${p.scores})`,
+      "turn.lost": "Connection lost: reconnecting\u2026",
+      "turn.sent": "Sent\u2026",
+      "turn.waiting": "Waiting for {who}\u2026",
+      "turn.dealing": "Dealing\u2026",
+      "hint.withdraw": "Your turn: choose the card to lay face down as you withdraw",
+      "hint.cover": "Your turn: choose the poison your potion covers",
+      "hint.reveal": "Your turn: reveal another chest card, or stop",
+      "hint.down": "Your turn: lay a card face down",
+      "hint.play": "Your turn: play a card",
+      "hint.playOrWithdraw": "Your turn: play a card, or withdraw",
+      // board
+      "board.trump": "Trump",
+      "board.trick": "Trick",
+      "board.chest": "Chest",
+      "board.seats": "Players",
+      "board.deck": "dungeon deck {n}",
+      "board.discard": "discard pile {n}",
+      "board.chestDeck": "chest deck {n}",
+      "board.chestDiscard": "chest discard {n}",
+      "board.supply": "gem supply {n}",
+      "board.noCard": "no card played yet",
+      "board.emptyChest": "no chest poison in the centre",
+      "last.won": "Last trick: {who} won it with {card}, taking {gems}",
+      "last.abandoned": "Last trick: everyone withdrew; its gems went back to the supply",
+      "odds.title": "Next chest card for {who} ({cards} left):",
+      "odds.poison": "poison {p}",
+      "odds.shock": "shock {p}",
+      "odds.gain": "gems {g} on average",
+      // hand
+      "hand.title": "Your hand ({n})",
+      "hand.none": "no cards",
+      "hand.faceDown": "Your face-down cards:",
+      "btn.withdraw": "Withdraw\u2026",
+      "btn.cancel": "Cancel withdrawing",
+      "btn.cover": "Cover {card}",
+      "btn.reveal": "Reveal a chest card",
+      "btn.stop": "Stop",
+      "card.icons": (p) => `${p.n} gem icon${p.n === 1 ? "" : "s"}`,
+      "card.poison": "{type} poison",
+      "card.potion": "potion",
+      "card.back": "face-down card",
+      "card.of": "{rank} of {suit}",
+      "suit.H": "hearts", "suit.S": "spades", "suit.D": "diamonds", "suit.C": "clubs",
+      "poison.bee": "bee", "poison.jellyfish": "jellyfish", "poison.spider": "spider",
+      "chest.gem": "{large} for the revealer, {small} for each other player in the round",
+      // seats panel
+      "fact.inBag": "safe in bag",
+      "fact.onBag": "at risk on bag",
+      "fact.hand": "cards in hand",
+      "fact.faceDown": "face down",
+      "seat.poisons": "poisons",
+      "seat.potions": (p) => `potions (${p.stored} kept for later)`,
+      "seat.coveredBy": "covered by {card}",
+      "seat.uncovered": "uncovered",
+      "seat.voids": "has no {suits}",
+      // log
+      "log.title": "What happened",
+      "ev.roundStarted": "Round {round} begins",
+      "ev.roundStartedLeader": "Round {round} begins; {who} leads",
+      "ev.leader": (p) => `${p.who} ${p.who === "you" ? "are" : "is"} chosen to lead`,
+      "ev.dealt": (p) => `Cards dealt: ${p.parts}`,
+      "ev.dealtYou": "you received {cards}",
+      "ev.dealtOthers": (p) => `${p.who} received ${p.n} card${p.n === 1 ? "" : "s"}`,
+      "ev.trump": "Trump is {card}",
+      "ev.played": "{who} played {card}",
+      "ev.playedGems": "{who} played {card} ({gems} on it)",
+      "ev.down": "{who} laid a card face down",
+      "ev.downCard": "{who} laid {card} face down",
+      "ev.downGems": " ({gems} on it)",
+      "ev.withdrew": "{who} withdrew, putting {gems} safely in the bag",
+      "ev.trickWon": "{who} won trick {trick} with {card}, taking {gems}",
+      "ev.trickAbandoned": "Trick {trick}: everyone withdrew; {gems} back to the supply",
+      "ev.poisonTaken": "{who} took the {type} poison {card}",
+      "ev.potionTaken": "{who} took the potion {card}",
+      "ev.covered": "{who}: the potion {potion} covers {card}",
+      "ev.coveredAny": "{who}: a potion covers {card}",
+      "ev.chest": "{who} revealed chest card {n}: {card}",
+      "ev.chestStopped": "{who} stopped revealing",
+      "ev.gained": "{who} gained {gems}",
+      "ev.shocked": (p) => `${p.who} ${p.who === "you" ? "are" : "is"} shocked by ${p.type}, losing ${p.gems}`,
+      "ev.banked": "{who} put {gems} safely in the bag",
+      "ev.roundEnded": "Round {round} ended: {reason}",
+      "reason.hands_empty": "every card was played",
+      "reason.nobody_left": "nobody is left in the round",
+      "reason.one_left": "only one player is left in the round",
+      "reason.all_withdrew": "everyone left withdrew during a trick",
+      "ev.gameEnded": (p) => `Game over: ${p.count > 1 ? "winners" : "winner"} ${p.names} (${p.scores})`,
+      "and": " and ",
+      "connection.connecting": "connecting\u2026",
+      "connection.open": "connected",
+      "connection.closed": "reconnecting\u2026",
+      "connection.refused": "refused",
+      "connection.missing": "no such table",
+      "error.token": "This link's token is not valid for this table.",
+      "error.missing": "There is no table {table}.",
+      "error.offline": "Not connected: reconnecting, try again in a moment.",
+    },
+    "pt-BR": {
+      "lang.name": "Português (Brasil)",
+      "title.turn": "\u25cf Sua vez \u2014 ",
+      "title.table": "Mesa {table} de Shock!",
+      "rules": "Como jogar",
+      "help.keys": "Teclas",
+      "help.title": "Jogando pelo teclado",
+      "help.cards": "\u2190 \u2192 escolhem uma carta que você pode jogar; Enter ou Espaço a joga",
+      "help.digits": "1\u20139 jogam a 1ª\u20139ª carta que você pode jogar",
+      "help.withdraw": "W retira você da rodada (depois escolha a carta virada para baixo); Esc cancela",
+      "help.chest": "R revela outra Carta de Baú, S para",
+      "help.cover": "C cobre o primeiro veneno que sua poção pode cobrir",
+      "help.toggle": "? mostra ou esconde esta ajuda",
+      "you": "você",
+      "nobody": "ninguém",
+      "seat": "lugar {seat}",
+      "Seat": "Lugar {seat}",
+      "Seat.you": "Lugar {seat} (você)",
+      "status.in": "na rodada",
+      "status.withdrawn": "retirou-se",
+      "status.shocked": "em choque",
+      "leads": "é o Líder",
+      "is": () => "",
+      "gems": (p) => `${p.n} joia${p.n === 1 ? "" : "s"}`,
+      "cards": (p) => `${p.n} carta${p.n === 1 ? "" : "s"}`,
+      "status.round": "Rodada {round} de 5",
+      "status.trick": "vaza {trick}",
+      "status.you": "você é o lugar {seat}",
+      "status.spectating": "assistindo",
+      "turn.over": (p) => `Fim de jogo \u2014 ${p.count > 1 ? "vencedores" : "vencedor"}: ${p.names} (pontos ${p.scores})`,
+      "turn.lost": "Conexão perdida: reconectando\u2026",
+      "turn.sent": "Enviado\u2026",
+      "turn.waiting": "Esperando {who}\u2026",
+      "turn.dealing": "Distribuindo\u2026",
+      "hint.withdraw": "Sua vez: escolha a carta que vai virada para baixo ao se retirar",
+      "hint.cover": "Sua vez: escolha o veneno que sua poção cobre",
+      "hint.reveal": "Sua vez: revele outra Carta de Baú, ou pare",
+      "hint.down": "Sua vez: jogue uma carta virada para baixo",
+      "hint.play": "Sua vez: jogue uma carta",
+      "hint.playOrWithdraw": "Sua vez: jogue uma carta, ou retire-se",
+      "board.trump": "Trunfo",
+      "board.trick": "Vaza",
+      "board.chest": "Baú",
+      "board.seats": "Jogadores",
+      "board.deck": "Baralho de Masmorra {n}",
+      "board.discard": "descarte {n}",
+      "board.chestDeck": "Baralho de Baús {n}",
+      "board.chestDiscard": "descarte do Baú {n}",
+      "board.supply": "reserva de joias {n}",
+      "board.noCard": "nenhuma carta jogada ainda",
+      "board.emptyChest": "nenhum veneno do Baú no centro",
+      "last.won": "Última vaza: {who} venceu com {card} e levou {gems}",
+      "last.abandoned": "Última vaza: todos se retiraram; as joias voltaram para a reserva",
+      "odds.title": "Próxima Carta de Baú para {who} (restam {cards}):",
+      "odds.poison": "veneno {p}",
+      "odds.shock": "choque {p}",
+      "odds.gain": "joias {g} em média",
+      "hand.title": "Sua mão ({n})",
+      "hand.none": "nenhuma carta",
+      "hand.faceDown": "Suas cartas viradas para baixo:",
+      "btn.withdraw": "Retirar-se\u2026",
+      "btn.cancel": "Não se retirar",
+      "btn.cover": "Cobrir {card}",
+      "btn.reveal": "Revelar uma Carta de Baú",
+      "btn.stop": "Parar",
+      "card.icons": (p) => `${p.n} ícone${p.n === 1 ? "" : "s"} de joia`,
+      "card.poison": "veneno {type}",
+      "card.potion": "poção",
+      "card.back": "carta virada para baixo",
+      "card.of": "{rank} de {suit}",
+      "suit.H": "copas", "suit.S": "espadas", "suit.D": "ouros", "suit.C": "paus",
+      "poison.bee": "abelha", "poison.jellyfish": "água-viva", "poison.spider": "aranha",
+      "chest.gem": "{large} para quem revela, {small} para cada outro jogador na rodada",
+      "fact.inBag": "guardadas na Bolsa",
+      "fact.onBag": "em risco sobre a Bolsa",
+      "fact.hand": "cartas na mão",
+      "fact.faceDown": "viradas para baixo",
+      "seat.poisons": "venenos",
+      "seat.potions": (p) => `poções (${p.stored} guardada${p.stored === 1 ? "" : "s"})`,
+      "seat.coveredBy": "coberto por {card}",
+      "seat.uncovered": "descoberto",
+      "seat.voids": "não tem {suits}",
+      "log.title": "O que aconteceu",
+      "ev.roundStarted": "Começa a rodada {round}",
+      "ev.roundStartedLeader": "Começa a rodada {round}; {who} é o Líder",
+      "ev.leader": "{who} foi escolhido como Líder",
+      "ev.dealt": "Cartas distribuídas: {parts}",
+      "ev.dealtYou": "você recebeu {cards}",
+      "ev.dealtOthers": (p) => `${p.who} recebeu ${p.n} carta${p.n === 1 ? "" : "s"}`,
+      "ev.trump": "O trunfo é {card}",
+      "ev.played": "{who} jogou {card}",
+      "ev.playedGems": "{who} jogou {card} ({gems} sobre ela)",
+      "ev.down": "{who} jogou uma carta virada para baixo",
+      "ev.downCard": "{who} jogou {card} virada para baixo",
+      "ev.downGems": " ({gems} sobre ela)",
+      "ev.withdrew": "{who} se retirou e guardou {gems} na Bolsa",
+      "ev.trickWon": "{who} venceu a vaza {trick} com {card} e levou {gems}",
+      "ev.trickAbandoned": "Vaza {trick}: todos se retiraram; {gems} voltam para a reserva",
+      "ev.poisonTaken": "{who} pegou o veneno {type} {card}",
+      "ev.potionTaken": "{who} pegou a poção {card}",
+      "ev.covered": "{who}: a poção {potion} cobre {card}",
+      "ev.coveredAny": "{who}: uma poção cobre {card}",
+      "ev.chest": "{who} revelou a Carta de Baú {n}: {card}",
+      "ev.chestStopped": "{who} parou de revelar",
+      "ev.gained": "{who} ganhou {gems}",
+      "ev.shocked": "{who} sofreu Choque Anafilático ({type}) e perdeu {gems}",
+      "ev.banked": "{who} guardou {gems} na Bolsa",
+      "ev.roundEnded": "Fim da rodada {round}: {reason}",
+      "reason.hands_empty": "todas as cartas foram jogadas",
+      "reason.nobody_left": "ninguém ficou na rodada",
+      "reason.one_left": "só um jogador ficou na rodada",
+      "reason.all_withdrew": "todos os que restavam se retiraram durante uma vaza",
+      "ev.gameEnded": (p) => `Fim de jogo: ${p.count > 1 ? "vencedores" : "vencedor"} ${p.names} (${p.scores})`,
+      "and": " e ",
+      "connection.connecting": "conectando\u2026",
+      "connection.open": "conectado",
+      "connection.closed": "reconectando\u2026",
+      "connection.refused": "recusado",
+      "connection.missing": "mesa inexistente",
+      "error.token": "O token deste link não vale para esta mesa.",
+      "error.missing": "Não existe a mesa {table}.",
+      "error.offline": "Sem conexão: reconectando, tente de novo em instantes.",
+    },
+  };
+
+  const LANGUAGES = Object.keys(MESSAGES);
+  const listeners = [];
+
+  function stored() {
+    try {
+      return localStorage.getItem(STORE_KEY);
+    } catch {
+      return null; // storage may be refused (private windows, file:// pages)
+    }
+  }
+
+  /** Return the language to start in: the one chosen before, else the browser's. */
+  function initial() {
+    const chosen = stored();
+    if (chosen && LANGUAGES.includes(chosen)) return chosen;
+    const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+    for (const tag of wanted) {
+      if (tag && tag.toLowerCase().startsWith("pt")) return "pt-BR";
+      if (tag && tag.toLowerCase().startsWith("en")) return "en";
+    }
+    return "en";
+  }
+
+  let lang = initial();
+
+  /** Return the message `key` in the current language with `params` filled in (English when
+   * the language lacks it, the key itself when no language has it). */
+  function t(key, params = {}) {
+    const message = MESSAGES[lang][key] ?? MESSAGES.en[key];
+    if (message === undefined) return key;
+    if (typeof message === "function") return message(params);
+    return message.replace(/\{(\w+)\}/g, (hole, name) => (name in params ? String(params[name]) : hole));
+  }
+
+  function setLang(next) {
+    if (!LANGUAGES.includes(next) || next === lang) return;
+    lang = next;
+    try {
+      localStorage.setItem(STORE_KEY, next);
+    } catch {
+      // not remembered: the page still switches
+    }
+    document.documentElement.lang = next;
+    applyStatic();
+    for (const listener of listeners) listener(next);
+  }
+
+  /** Translate the page's fixed text: elements marked data-i18n="key". */
+  function applyStatic() {
+    for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+    const select = document.getElementById("lang");
+    if (select) select.value = lang;
+  }
+
+  function start() {
+    document.documentElement.lang = lang;
+    const select = document.getElementById("lang");
+    if (select) {
+      select.replaceChildren();
+      for (const code of LANGUAGES) {
+        const option = document.createElement("option");
+        option.value = code;
+        option.textContent = MESSAGES[code]["lang.name"];
+        select.append(option);
+      }
+      select.addEventListener("change", () => setLang(select.value));
+    }
+    applyStatic();
+  }
+
+  window.shockI18n = {
+    t,
+    setLang,
+    get lang() {
+      return lang;
+    },
+    languages: LANGUAGES,
+    onChange(listener) {
+      listeners.push(listener);
+    },
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
