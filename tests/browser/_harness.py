@@ -1,5 +1,5 @@
-"""A real `shock-rules serve` in a subprocess and real headless Chromium, for the browser tests
-and for `make_screenshot.py`."""
+"""A real `shock-rules serve` in a subprocess and real headless Chromium, for the browser
+tests."""
 
 from __future__ import annotations
 
