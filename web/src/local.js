@@ -21,6 +21,9 @@
   /** Show where loading is in the page's connection badge (app.js's own badge). */
   function badge(text, state) {
     const node = document.getElementById("connection");
+    // The client's words (i18n.js, loaded before this script) when it knows the message.
+    const i18n = window.shockI18n;
+    if (i18n && text.startsWith("local.")) text = i18n.t(text);
     if (!node) return;
     node.hidden = false;
     node.textContent = text;
@@ -29,19 +32,19 @@
 
   async function load() {
     const step = async (name, label, work) => {
-      badge(`${label}\u2026`, "connecting");
+      badge(label, "connecting");
       const began = performance.now();
       const result = await work();
       timing.steps[name] = Math.round(performance.now() - began);
       return result;
     };
-    const pyodide = await step("python", "loading Python (1/3)", async () => {
+    const pyodide = await step("python", "local.python", async () => {
       const { loadPyodide } = await import(new URL("pyodide.mjs", base).href);
       // indexURL: the runtime files; packageBaseUrl: where a package named in the lock file
       // would come from (the lock lists none, and this keeps even that on this origin).
       return loadPyodide({ indexURL: base, packageBaseUrl: base, packages: [] });
     });
-    await step("wheels", "installing shock-rules (2/3)", async () => {
+    await step("wheels", "local.wheels", async () => {
       const manifest = await fetchOk(new URL("wheels.json", base), {}).then((r) => r.json());
       const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
       const files = await Promise.all(manifest.wheels.map(async (wheel) => {
@@ -53,7 +56,7 @@
       const hostText = await fetchOk(new URL("host.py", base), {}).then((r) => r.text());
       pyodide.FS.writeFile(`${site}/shock_web_host.py`, hostText);
     });
-    const host = await step("engine", "starting the engine (3/3)", async () => {
+    const host = await step("engine", "local.engine", async () => {
       pyodide.runPython("import importlib; importlib.invalidate_caches()");
       return pyodide.pyimport("shock_web_host");
     });
@@ -75,12 +78,12 @@
       const node = document.getElementById("connection");
       // Only while the lobby shows: a table's own status is app.js's to show.
       if (node && node.dataset.state === "connecting" && !client().table) {
-        badge("engine ready", "ready");
+        badge("local.ready", "ready");
       }
     },
     (exc) => {
       console.error(exc);
-      badge("the engine failed to load", "closed");
+      badge("local.failed", "closed");
     },
   );
 
@@ -133,7 +136,7 @@
         handlers = h;
         h.status("open");
         // app.js calls an open link "connected"; here there is no link, the game is local.
-        badge("in this page", "open");
+        badge("local.here", "open");
         deliver(game.frame());
         pace();
       },

@@ -139,6 +139,12 @@
       "error.token": "This link's token is not valid for this table.",
       "error.missing": "There is no table {table}.",
       "error.offline": "Not connected: reconnecting, try again in a moment.",
+      "local.python": "loading Python (1/3)\u2026",
+      "local.wheels": "installing shock-rules (2/3)\u2026",
+      "local.engine": "starting the engine (3/3)\u2026",
+      "local.ready": "engine ready",
+      "local.failed": "the engine failed to load",
+      "local.here": "in this page",
     },
     "pt-BR": {
       "lang.name": "Português (Brasil)",
@@ -262,6 +268,12 @@
       "error.token": "O token deste link não vale para esta mesa.",
       "error.missing": "Não existe a mesa {table}.",
       "error.offline": "Sem conexão: reconectando, tente de novo em instantes.",
+      "local.python": "carregando o Python (1/3)\u2026",
+      "local.wheels": "instalando o shock-rules (2/3)\u2026",
+      "local.engine": "iniciando o motor do jogo (3/3)\u2026",
+      "local.ready": "motor pronto",
+      "local.failed": "o motor do jogo não carregou",
+      "local.here": "nesta página",
     },
   };
 
