@@ -622,10 +622,10 @@
         else if (kind === "open") setConnection("connected", "open");
         else if (kind === "refused") {
           setConnection("refused", "closed");
-          showError("This link's token is not valid for this table.");
+          showGone(kind);
         } else if (kind === "missing") {
           setConnection("no such table", "closed");
-          showError(`There is no table ${client.table}.`);
+          showGone(kind);
         } else {
           setConnection("reconnecting\u2026", "closed");
           render();
@@ -659,6 +659,118 @@
   }
 
   // ---- The lobby.
+
+  // Every text the lobby's additions and the panel of a link that leads nowhere show, in plain
+  // English and in one place, for the translations to take over.
+  const LOBBY_TEXT = {
+    listed: "listed in the lobby (anyone here may watch it)",
+    rules: "Rules of the game",
+    openTables: "Open tables",
+    openTablesEmpty: "No open tables right now: create one, and it shows here.",
+    openTablesError: "Could not load the open tables; trying again in a few seconds.",
+    players: (n) => `${n} players`,
+    round: (r) => `round ${r}`,
+    over: "game over",
+    persons: (n) => (n === 1 ? "1 person" : `${n} persons`),
+    botAt: (name, seat) => `${name} (seat ${seat})`,
+    bots: (list) => (list.length ? `bots: ${list.join(", ")}` : "no bots"),
+    watch: "Watch",
+    missingTitle: (table) => `There is no table ${table}`,
+    missingDetail: "It may have ended and been cleared away, been abandoned, or the link is"
+      + " not quite right.",
+    refusedTitle: "This link's seat token is not valid",
+    refusedDetail: (table) => `The link names table ${table}, but none of its seats. Ask for`
+      + " your seat's link again, or watch the table as a spectator.",
+    watchInstead: "Watch this table",
+    back: "Back to the lobby",
+  };
+  // The rules' pages in the documentation named by pyproject.toml ([project.urls]
+  // Documentation): the one place to change if the documentation moves.
+  const RULES_URL = "https://github.com/shock-rules/shock-rules/tree/main/docs/rules";
+  // How often the open tables are asked for while the lobby shows: a table's round moves
+  // slowly, and every open lobby costs the server one request per period.
+  const OPEN_TABLES_EVERY_MS = 10000;
+  let openTablesTimer = null;
+
+  /** Return the lobby's address: this server's front page, or the page itself in the
+   * in-browser build (which may live in a folder of its site). */
+  function lobbyUrl() {
+    return window.shockHost ? location.pathname : "/";
+  }
+
+  /** Ask for the open tables and show them; again every OPEN_TABLES_EVERY_MS while the lobby
+   * shows (a hidden tab skips its turns: nobody reads it). */
+  async function refreshOpenTables() {
+    clearTimeout(openTablesTimer);
+    openTablesTimer = null;
+    if ($("lobby").hidden || window.shockHost) return;
+    if (!document.hidden) {
+      const error = $("open-tables-error");
+      try {
+        const response = await fetch("/api/tables", { headers: { Accept: "application/json" } });
+        const doc = await response.json();
+        if (!response.ok || !doc || !Array.isArray(doc.tables)) {
+          throw new Error(`the server answered ${response.status}`);
+        }
+        showOpenTables(doc.tables);
+        error.hidden = true;
+      } catch {
+        // The last list stays: a server restarting for a moment should not empty it.
+        error.textContent = LOBBY_TEXT.openTablesError;
+        error.hidden = false;
+      }
+    }
+    if (!$("lobby").hidden && openTablesTimer === null) {
+      openTablesTimer = setTimeout(refreshOpenTables, OPEN_TABLES_EVERY_MS);
+    }
+  }
+
+  /** Show the list of open tables (as `GET /api/tables` gives them) with a Watch link each. */
+  function showOpenTables(tables) {
+    const list = $("open-tables-list");
+    list.replaceChildren();
+    for (const t of tables) {
+      const table = String(t.table);
+      const item = el("li", "open-table");
+      item.dataset.table = table;
+      const bots = Object.entries(t.bots || {}).map(([seat, name]) => LOBBY_TEXT.botAt(name, seat));
+      const what = [
+        LOBBY_TEXT.players(t.players), String(t.variant),
+        t.over ? LOBBY_TEXT.over : LOBBY_TEXT.round(t.round),
+        LOBBY_TEXT.persons(t.persons), LOBBY_TEXT.bots(bots),
+      ].join(" \u00b7 ");
+      const link = el("a", "watch", LOBBY_TEXT.watch);
+      link.href = tableLink(table, null);
+      item.append(el("span", "open-table-what", what), link);
+      list.append(item);
+    }
+    const empty = $("open-tables-empty");
+    empty.textContent = LOBBY_TEXT.openTablesEmpty;
+    empty.hidden = tables.length > 0;
+  }
+
+  /** Show, instead of the board, that the link leads nowhere: `kind` is the transport's
+   * "missing" (no such table) or "refused" (a token that is none of its seats'). */
+  function showGone(kind) {
+    const missing = kind === "missing";
+    $("table").hidden = true;
+    $("lobby").hidden = true;
+    const gone = $("gone");
+    gone.hidden = false;
+    gone.dataset.kind = kind;
+    $("gone-title").textContent = missing
+      ? LOBBY_TEXT.missingTitle(client.table) : LOBBY_TEXT.refusedTitle;
+    $("gone-detail").textContent = missing
+      ? LOBBY_TEXT.missingDetail : LOBBY_TEXT.refusedDetail(client.table);
+    const watch = $("gone-watch");
+    // A spectator's link of a table that exists still works: offer it for a refused token.
+    watch.hidden = missing || !!window.shockHost;
+    watch.textContent = LOBBY_TEXT.watchInstead;
+    watch.href = tableLink(client.table, null);
+    const back = $("gone-back");
+    back.textContent = LOBBY_TEXT.back;
+    back.href = lobbyUrl();
+  }
 
   function seatChoices() {
     const players = Number($("players").value);
@@ -694,6 +806,8 @@
       if (select.value !== "person") bots[select.dataset.seat] = select.value;
     }
     const body = { players: Number($("players").value), variant: $("variant").value, bots };
+    // The in-page host has no lobby to list a table in (nor the field).
+    if (!window.shockHost) body.listed = $("listed").checked;
     const error = $("create-error");
     error.hidden = true;
     $("create").disabled = true;
@@ -744,6 +858,24 @@
     $("spectate-link").href = tableLink(doc.table, null);
   }
 
+  /** Fill in the lobby's rules link, its listed box and its open tables (none of them for the
+   * in-page host, which has no list of tables). */
+  function showLobbyExtras() {
+    const rules = $("rules-link");
+    rules.href = RULES_URL;
+    rules.textContent = LOBBY_TEXT.rules;
+    $("listed-label").textContent = LOBBY_TEXT.listed;
+    $("open-tables-title").textContent = LOBBY_TEXT.openTables;
+    const hosted = !!window.shockHost;
+    $("listed-choice").hidden = hosted;
+    $("open-tables").hidden = hosted;
+    if (hosted) return;
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && !$("lobby").hidden) refreshOpenTables();
+    });
+    refreshOpenTables();
+  }
+
   // ---- Start.
 
   function start() {
@@ -758,6 +890,7 @@
       $("players").addEventListener("change", seatChoices);
       $("create-form").addEventListener("submit", createTable);
       seatChoices();
+      showLobbyExtras();
     }
   }
 
