@@ -21,6 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
+from selenium.webdriver.support.wait import WebDriverWait
 
 from ._harness import Server
 from ._page import act, choose, read, wait_for, wait_step_after, wait_turn
@@ -168,3 +169,21 @@ def test_the_phone_layout_fits_and_the_docs_screenshots(
         desktop.get(server.link(table, tokens[0]))
         wait_turn(desktop)
         desktop.save_screenshot(str(folder / "table-desktop.png"))
+
+
+def test_the_lobby_and_the_missing_table_page_speak_the_chosen_language(
+    server: Server, browser: Callable[..., WebDriver]
+) -> None:
+    driver = browser()
+    driver.get(server.url + "/")
+    Select(driver.find_element(By.ID, "lang")).select_by_value("pt-BR")
+    assert driver.find_element(By.CSS_SELECTOR, "[data-i18n='lobby.newTable']").text == "Nova mesa"
+    options = [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#seat-choices select option")]
+    assert "pessoa" in options and "robô: heurístico" in options
+    assert driver.find_element(By.ID, "rules-link").text == "Regras do jogo"
+    # The choice holds on the next page: a link to a table that does not exist.
+    driver.get(server.url + "/?table=nope")
+    title = driver.find_element(By.ID, "gone-title")
+    WebDriverWait(driver, 20).until(lambda d: title.text)
+    assert title.text == "Não existe a mesa nope"
+    assert driver.find_element(By.ID, "gone-back").text == "Voltar ao saguão"

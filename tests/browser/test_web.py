@@ -110,6 +110,10 @@ def test_the_page_loads_only_from_its_origin_and_refuses_as_the_server_does(
     assert error.text == ("Could not create the table: seats 0, 2 are people, but a game in"
                           " this page has one person (the others are bots): to play together,"
                           " use `shock-rules serve`")
+    # No server behind the page: no list of open tables, no box to list a table in.
+    assert not driver.find_element(By.ID, "open-tables").is_displayed()
+    assert not driver.find_element(By.ID, "listed-choice").is_displayed()
+    assert driver.find_element(By.ID, "rules-link").is_displayed()
     state = _seat_and_create(driver, ["heuristic", "heuristic", "random"])
     # Every request of the page (the runtime, the standard library, the wheels, the host)
     # went to the page's own origin.
@@ -119,6 +123,7 @@ def test_the_page_loads_only_from_its_origin_and_refuses_as_the_server_does(
     assert any(u.endswith("/pyodide.asm.wasm") for u in urls), urls
     assert sum("/wheels/" in u for u in urls) == 4, urls
     assert [u for u in urls if not u.startswith(web_site.origin + "/")] == []
+    assert [u for u in urls if "/api/" in u] == []  # nor asked for one
 
     # A stale step and an illegal card: the same error documents as the server's, step and
     # message included (the server makes them with error_document from Table.act's errors).

@@ -12,12 +12,15 @@ import type {
   ErrorDocument,
   Event,
   LegalAction,
+  Phase,
+  Players,
   ProtocolVersion,
   Seat,
   SeatOrNull,
   ShockProtocol,
   SteppedEvent,
   Step,
+  Variant,
   ViewDocument,
 } from "./protocol";
 
@@ -210,6 +213,26 @@ export interface TableRequest {
   players: number;
   variant: string;
   bots: Record<string, string>;
+  /** Whether the lobby lists the table (`shock-rules serve` only). */
+  listed?: boolean;
+}
+
+/** A table of `GET /api/tables`: what its spectator view shows, and its persons and bots (bot
+ * names by seat); never a token. */
+export interface OpenTable {
+  table: string;
+  players: Players;
+  variant: Variant;
+  round: number;
+  phase: Phase;
+  persons: number;
+  bots: Record<string, string>;
+  over: boolean;
+}
+
+/** The answer of `GET /api/tables`. */
+export interface OpenTablesAnswer {
+  tables: OpenTable[];
 }
 
 /** A table made in the page: its id and the transport to it. */

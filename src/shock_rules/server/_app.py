@@ -30,6 +30,7 @@ from ._tables import (
     DEFAULT_IDLE_MINUTES,
     DEFAULT_MAX_CLIENT_TABLES,
     DEFAULT_MAX_FINISHED,
+    MAX_LISTED,
     ClientLimitError,
     Connection,
     Hub,
@@ -187,6 +188,7 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
         Route("/", server.page),
         Route("/api/health", server.health),
         Route("/api/tables", server.create_table, methods=["POST"]),
+        Route("/api/tables", server.list_tables, methods=["GET"]),
         Route("/api/tables/{table}", server.spectator_view),
         WebSocketRoute("/ws/{table}", server.play),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
@@ -261,12 +263,13 @@ class _Server:
         answer.headers["Retry-After"] = str(wait)
         return answer
 
-    async def _create(self, bucket: _Bucket, asked: tuple[int, str, object],
+    async def _create(self, bucket: _Bucket, asked: tuple[int, str, object, bool],
                       client: str) -> Response:
         """Create the table asked for; a table not made gives its token back to ``bucket``."""
-        players, variant, bots = asked
+        players, variant, bots, listed = asked
         try:
-            table_id, tokens = await self.hub.create(players, variant, bots, client)
+            table_id, tokens = await self.hub.create(players, variant, bots, client,
+                                                     listed=listed)
         except RequestError as exc:  # only tables made count
             bucket.give_back()
             return _error("bad_request", str(exc), 400)
@@ -282,6 +285,13 @@ class _Server:
             return _error("internal_error", "internal error", 500)
         return JSONResponse({"table": table_id, "seats": [
             {"seat": s, "token": t} for s, t in sorted(tokens.items())]}, status_code=201)
+
+    async def list_tables(self, request: Request) -> Response:
+        """``GET /api/tables``: the listed tables, the latest activity first (at most
+        :data:`MAX_LISTED`). No per-address limit: the answer is bounded, built from memory
+        without the store, and tells no more than each table's spectator view."""
+        # An object, not a bare list: room for more fields without breaking a client.
+        return JSONResponse({"tables": self.hub.listing(MAX_LISTED)})
 
     async def spectator_view(self, request: Request) -> Response:
         """``GET /api/tables/ID``: the table as a spectator sees it."""
@@ -381,16 +391,16 @@ async def _read_body(request: Request, limit: int) -> bytes | None:
     return body
 
 
-def _table_request(body: bytes) -> tuple[int, str, object] | Response:
-    """Return the players, variant and bots a ``POST /api/tables`` body asks for, or the 400
-    answer to a body that is not such a request."""
+def _table_request(body: bytes) -> tuple[int, str, object, bool] | Response:
+    """Return the players, variant, bots and listing a ``POST /api/tables`` body asks for, or
+    the 400 answer to a body that is not such a request."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return _error("bad_request", "the body is not JSON", 400)
     if not isinstance(data, dict):
         return _error("bad_request", "expected a JSON object", 400)
-    unknown = sorted(set(data) - {"players", "variant", "bots"})
+    unknown = sorted(set(data) - {"players", "variant", "bots", "listed"})
     if unknown:
         return _error("bad_request", f"unknown field {unknown[0][:40]!r}", 400)
     players = data.get("players", 4)
@@ -398,7 +408,10 @@ def _table_request(body: bytes) -> tuple[int, str, object] | Response:
     if type(players) is not int or not isinstance(variant, str):
         return _error("bad_request", "players: expected 3, 4 or 5; variant: expected"
                       " 'standard' or 'simplified'", 400)
-    return players, variant, data.get("bots", {})
+    listed = data.get("listed", True)
+    if type(listed) is not bool:  # not 0 or 1 either: a typo should not list a private table
+        return _error("bad_request", "listed: expected true or false", 400)
+    return players, variant, data.get("bots", {}), listed
 
 
 def _since(since: str) -> int:

@@ -49,6 +49,8 @@ class StoredTable:
     :func:`shock_rules.server.draw_rng`). ``active`` is the table's last activity (an action
     stored, a seat connected until then), as :func:`time.time`; ``None`` when it is unknown
     (a table stored before the store kept it): the server counts from when it loads it.
+    ``listed`` is whether the lobby's list of tables (``GET /api/tables``) shows it; a table
+    stored before the store kept that is listed, as new tables are by default.
     """
 
     id: str
@@ -59,6 +61,7 @@ class StoredTable:
     created: float
     actions: tuple[StoredAction, ...] = ()
     active: float | None = None
+    listed: bool = True
 
 
 class Store(Protocol):
@@ -100,7 +103,8 @@ class Store(Protocol):
         ...
 
 
-_SELECT_TABLES = "SELECT id, config, bots, seats, seed, created, active FROM tables"
+_SELECT_TABLES = ("SELECT id, config, bots, seats, seed, created, active, listed"
+                  " FROM tables")
 #: The columns of the first version (a file of another program is refused if it lacks them).
 _SELECT_OLD_TABLES = "SELECT id, config, bots, seats, seed, created FROM tables"
 _SELECT_ACTIONS = "SELECT table_id, step, seat, action FROM actions"
@@ -113,7 +117,8 @@ CREATE TABLE IF NOT EXISTS tables (
     seats TEXT NOT NULL,
     seed TEXT NOT NULL,
     created REAL NOT NULL,
-    active REAL
+    active REAL,
+    listed INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -165,12 +170,16 @@ class SQLiteStore:
 
     def _migrate(self) -> None:
         """Bring a file of an earlier version up to date: a ``tables`` relation without the
-        ``active`` column gets it, empty (unknown: see :attr:`StoredTable.active`). Adding a
-        column rewrites no row, so a file damaged further in is still only reported as such
-        by :meth:`check`."""
+        ``active`` column gets it, empty (unknown: see :attr:`StoredTable.active`), and one
+        without ``listed`` gets it, 1 in every row (the earlier server had no unlisted tables:
+        its tables go on being shown as they were reachable by link anyway). Adding a column
+        rewrites no row, so a file damaged further in is still only reported as such by
+        :meth:`check`."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
         if "active" not in columns:
             self._db.execute("ALTER TABLE tables ADD COLUMN active REAL")
+        if "listed" not in columns:
+            self._db.execute("ALTER TABLE tables ADD COLUMN listed INTEGER NOT NULL DEFAULT 1")
 
     def _checkpoints(self, every: float) -> None:
         try:
@@ -191,10 +200,11 @@ class SQLiteStore:
             self._db.execute("BEGIN")
             try:
                 self._db.execute(
-                    "INSERT INTO tables (id, config, bots, seats, seed, created, active)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO tables (id, config, bots, seats, seed, created, active, listed)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (table.id, table.config, _seat_map(table.bots), _seat_map(table.seats),
-                     table.seed, created, created if table.active is None else table.active))
+                     table.seed, created, created if table.active is None else table.active,
+                     int(table.listed)))
                 self._insert(table.id, table.actions)
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -299,7 +309,7 @@ def _id_text(table_id: object) -> str:
 
 
 def _read_table(row: tuple[object, ...], actions: tuple[StoredAction, ...]) -> StoredTable:
-    table_id, config, bots, seats, seed, created, active = row
+    table_id, config, bots, seats, seed, created, active, listed = row
     if not isinstance(table_id, str):
         raise _BadRow("its id column is not text")
     if not isinstance(config, str):
@@ -314,9 +324,12 @@ def _read_table(row: tuple[object, ...], actions: tuple[StoredAction, ...]) -> S
     if (not isinstance(active, bool) and isinstance(active, int | float)
             and math.isfinite(active)):
         last = float(active)
+    # Not needed either: only a 1 is listed, so a damaged value hides a table rather than
+    # showing one its creator kept out of the lobby.
+    shown = type(listed) is int and listed == 1
     return StoredTable(id=table_id, config=config, bots=_read_seat_map("bots", bots),
                        seats=_read_seat_map("seats", seats), seed=seed, created=float(created),
-                       actions=actions, active=last)
+                       actions=actions, active=last, listed=shown)
 
 
 def _read_seat_map(column: str, text: object) -> dict[int, str]:

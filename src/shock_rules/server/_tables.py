@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import hmac
 import json
 import logging
@@ -26,6 +27,7 @@ from ..protocol import BadSeatError, StaleStepError, Table, error_document, read
 from ._store import Store, StoredAction, StoredTable, token_hash
 
 __all__ = [
+    "MAX_LISTED",
     "MAX_MCTS_ITERATIONS",
     "ClientLimitError",
     "Connection",
@@ -52,6 +54,9 @@ MAX_QUEUED_FRAMES: Final = 512
 DEFAULT_MAX_FINISHED: Final = 200
 #: Unfinished tables one client address may have at once (``--tables-per-address``).
 DEFAULT_MAX_CLIENT_TABLES: Final = 100
+#: Tables the lobby's list (``GET /api/tables``) gives at most: the answer stays small and its
+#: cost bounded however many tables the server has.
+MAX_LISTED: Final = 50
 #: Minutes an unfinished table waiting for people is kept with no seat connected and no action
 #: (then it is abandoned: deleted), by default.
 DEFAULT_IDLE_MINUTES: Final = 60.0
@@ -151,6 +156,8 @@ class LiveTable:
         self._seed = stored.seed
         self._hashes = dict(stored.seats)
         self.bot_names = dict(stored.bots)
+        #: Whether the lobby's list of tables shows it (its creator's choice, stored).
+        self.listed = stored.listed
         self._bots: dict[int, Bot] = {s: make_bot(n) for s, n in stored.bots.items()}
         self._bot_delay = bot_delay
         self.lock = asyncio.Lock()
@@ -578,10 +585,34 @@ class Hub:
         """Return how many unfinished tables the client address ``client`` created."""
         return sum(1 for t in self.tables.values() if t.client == client and not t.is_over)
 
+    def listing(self, limit: int = MAX_LISTED) -> list[dict[str, object]]:
+        """Return the listed tables a newcomer may watch, the latest activity first, ``limit``
+        at most: for each, what its spectator view shows anyway (players, variant, round,
+        phase, whether it is over) and which seats are bots; never a token or a seed."""
+        shown = (t for t in self.tables.values() if t.listed and not t.dropped)
+        # nlargest, not a sort: a thousand tables cost a pass, not a sort, per request.
+        latest = heapq.nlargest(limit, shown, key=lambda t: t.active)
+        out: list[dict[str, object]] = []
+        for live in latest:
+            state = live.table.state
+            out.append({
+                "table": live.id,
+                "players": live.config.players,
+                "variant": live.config.variant.value,
+                "round": state.round,
+                "phase": state.phase.name.lower(),
+                "persons": live.config.players - len(live.bot_names),
+                "bots": {str(s): n for s, n in sorted(live.bot_names.items())},
+                "over": live.is_over,
+            })
+        return out
+
     async def create(self, players: int, variant: str, bots: object,
-                     client: str | None = None) -> tuple[str, dict[int, str]]:
+                     client: str | None = None, *,
+                     listed: bool = True) -> tuple[str, dict[int, str]]:
         """Create, store and start a table for the client address ``client`` (``None``: no
-        per-address limit); return its id and each human seat's token."""
+        per-address limit), shown in the lobby's list if ``listed``; return its id and each
+        human seat's token."""
         try:
             config = GameConfig(players=players, variant=Variant(variant))
         except (ValueError, ShockError) as exc:
@@ -604,7 +635,8 @@ class Hub:
             table_id = secrets.token_urlsafe(9)
         stored = StoredTable(id=table_id, config=to_json(config), bots=bot_seats,
                              seats={s: token_hash(t) for s, t in tokens.items()},
-                             seed=secrets.token_hex(16), created=time.time())
+                             seed=secrets.token_hex(16), created=time.time(),
+                             listed=listed)
         # Built (its bots made) before it is stored: a table that cannot be made leaves no row.
         live = self._live(stored)
         live.client = client

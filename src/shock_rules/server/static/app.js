@@ -31,11 +31,15 @@
 /** @typedef {import("../../../../web/types/client").TableCreated} TableCreated */
 /** @typedef {import("../../../../web/types/client").TablesAnswer} TablesAnswer */
 /** @typedef {import("../../../../web/types/client").TableRequest} TableRequest */
+/** @typedef {import("../../../../web/types/client").OpenTable} OpenTable */
+/** @typedef {import("../../../../web/types/client").OpenTablesAnswer} OpenTablesAnswer */
 /** @typedef {{ event: string, step: number | undefined, text: string }} LogLine */
 /**
  * The elements of index.html that this file uses as more than an HTMLElement, by id.
  * @typedef {{ players: HTMLSelectElement, variant: HTMLSelectElement, create: HTMLButtonElement,
- *   "create-form": HTMLFormElement, "spectate-link": HTMLAnchorElement }} PageElements
+ *   "create-form": HTMLFormElement, "spectate-link": HTMLAnchorElement, listed: HTMLInputElement,
+ *   "rules-link": HTMLAnchorElement, "gone-watch": HTMLAnchorElement,
+ *   "gone-back": HTMLAnchorElement }} PageElements
  */
 /**
  * The type of the page's element `K`: PageElements' when it names it, else HTMLElement.
@@ -999,10 +1003,10 @@
         else if (kind === "open") setConnection("connected", "open");
         else if (kind === "refused") {
           setConnection("refused", "closed");
-          showError("This link's token is not valid for this table.");
+          showGone(kind);
         } else if (kind === "missing") {
           setConnection("no such table", "closed");
-          showError(`There is no table ${client.table}.`);
+          showGone(kind);
         } else {
           setConnection("reconnecting\u2026", "closed");
           render();
@@ -1038,18 +1042,136 @@
 
   // ---- The lobby.
 
+  // Every text the lobby's additions and the panel of a link that leads nowhere show, in plain
+  // English and in one place, for the translations to take over.
+  // The lobby's words, from i18n.js (read when used, so a language switch shows at once).
+  const LOBBY_TEXT = {
+    get listed() { return t("lobby.listed"); },
+    get rules() { return t("lobby.rules"); },
+    get openTables() { return t("lobby.openTables"); },
+    get openTablesEmpty() { return t("lobby.openTablesEmpty"); },
+    get openTablesError() { return t("lobby.openTablesError"); },
+    players: (/** @type {number} */ n) => t("lobby.players", { n }),
+    round: (/** @type {number} */ r) => t("lobby.round", { round: r }),
+    get over() { return t("lobby.over"); },
+    persons: (/** @type {number} */ n) => t("lobby.persons", { n }),
+    botAt: (/** @type {string} */ name, /** @type {string} */ seat) => t("lobby.botAt", { name: t(`bot.${name}`), seat }),
+    bots: (/** @type {string[]} */ list) => (list.length ? t("lobby.bots", { list: list.join(", ") }) : t("lobby.noBots")),
+    get watch() { return t("lobby.watch"); },
+    missingTitle: (/** @type {string | null} */ table) => t("lobby.missingTitle", { table }),
+    get missingDetail() { return t("lobby.missingDetail"); },
+    get refusedTitle() { return t("lobby.refusedTitle"); },
+    refusedDetail: (/** @type {string | null} */ table) => t("lobby.refusedDetail", { table }),
+    get watchInstead() { return t("lobby.watchInstead"); },
+    get back() { return t("lobby.back"); },
+  };
+  // The rules' pages in the documentation named by pyproject.toml ([project.urls]
+  // Documentation): the one place to change if the documentation moves.
+  const RULES_URL = "https://github.com/shock-rules/shock-rules/tree/main/docs/rules";
+  // How often the open tables are asked for while the lobby shows: a table's round moves
+  // slowly, and every open lobby costs the server one request per period.
+  const OPEN_TABLES_EVERY_MS = 10000;
+  /** @type {number | null} */
+  let openTablesTimer = null;
+
+  /** Return the lobby's address: this server's front page, or the page itself in the
+   * in-browser build (which may live in a folder of its site). */
+  function lobbyUrl() {
+    return window.shockHost ? location.pathname : "/";
+  }
+
+  /** Ask for the open tables and show them; again every OPEN_TABLES_EVERY_MS while the lobby
+   * shows (a hidden tab skips its turns: nobody reads it). */
+  async function refreshOpenTables() {
+    clearTimeout(openTablesTimer ?? undefined);
+    openTablesTimer = null;
+    if ($("lobby").hidden || window.shockHost) return;
+    if (!document.hidden) {
+      const error = $("open-tables-error");
+      try {
+        const response = await fetch("/api/tables", { headers: { Accept: "application/json" } });
+        /** @type {Partial<OpenTablesAnswer> | null} */
+        const doc = await response.json();
+        if (!response.ok || !doc || !Array.isArray(doc.tables)) {
+          throw new Error(`the server answered ${response.status}`);
+        }
+        showOpenTables(doc.tables);
+        error.hidden = true;
+      } catch {
+        // The last list stays: a server restarting for a moment should not empty it.
+        error.textContent = LOBBY_TEXT.openTablesError;
+        error.hidden = false;
+      }
+    }
+    if (!$("lobby").hidden && openTablesTimer === null) {
+      openTablesTimer = setTimeout(refreshOpenTables, OPEN_TABLES_EVERY_MS);
+    }
+  }
+
+  /**
+   * Show the list of open tables (as `GET /api/tables` gives them) with a Watch link each.
+   * @param {OpenTable[]} tables
+   */
+  function showOpenTables(tables) {
+    const list = $("open-tables-list");
+    list.replaceChildren();
+    for (const t of tables) {
+      const table = String(t.table);
+      const item = el("li", "open-table");
+      item.dataset.table = table;
+      const bots = Object.entries(t.bots || {}).map(([seat, name]) => LOBBY_TEXT.botAt(name, seat));
+      const what = [
+        LOBBY_TEXT.players(t.players), String(t.variant),
+        t.over ? LOBBY_TEXT.over : LOBBY_TEXT.round(t.round),
+        LOBBY_TEXT.persons(t.persons), LOBBY_TEXT.bots(bots),
+      ].join(" \u00b7 ");
+      const link = el("a", "watch", LOBBY_TEXT.watch);
+      link.href = tableLink(table, null);
+      item.append(el("span", "open-table-what", what), link);
+      list.append(item);
+    }
+    const empty = $("open-tables-empty");
+    empty.textContent = LOBBY_TEXT.openTablesEmpty;
+    empty.hidden = tables.length > 0;
+  }
+
+  /** Show, instead of the board, that the link leads nowhere: `kind` is the transport's
+   * "missing" (no such table) or "refused" (a token that is none of its seats').
+   * @param {"missing" | "refused"} kind
+   */
+  function showGone(kind) {
+    const missing = kind === "missing";
+    $("table").hidden = true;
+    $("lobby").hidden = true;
+    const gone = $("gone");
+    gone.hidden = false;
+    gone.dataset.kind = kind;
+    $("gone-title").textContent = missing
+      ? LOBBY_TEXT.missingTitle(client.table) : LOBBY_TEXT.refusedTitle;
+    $("gone-detail").textContent = missing
+      ? LOBBY_TEXT.missingDetail : LOBBY_TEXT.refusedDetail(client.table);
+    const watch = $("gone-watch");
+    // A spectator's link of a table that exists still works: offer it for a refused token.
+    watch.hidden = missing || !!window.shockHost;
+    watch.textContent = LOBBY_TEXT.watchInstead;
+    watch.href = tableLink(/** @type {string} */ (client.table), null);
+    const back = $("gone-back");
+    back.textContent = LOBBY_TEXT.back;
+    back.href = lobbyUrl();
+  }
+
   function seatChoices() {
     const players = Number($("players").value);
     const box = $("seat-choices");
     const old = [...box.querySelectorAll("select")].map((s) => s.value);
     box.replaceChildren();
     for (let seat = 0; seat < players; seat++) {
-      const label = el("label", "seat-choice", `Seat ${seat} `);
+      const label = el("label", "seat-choice", `${t("Seat", { seat })} `);
       const select = el("select");
       select.name = `seat-${seat}`;
       select.dataset.seat = String(seat);
       for (const kind of ["person", ...BOTS]) {
-        const option = el("option", "", kind === "person" ? "person" : `bot: ${kind}`);
+        const option = el("option", "", kind === "person" ? t("lobby.person") : t("lobby.bot", { name: t(`bot.${kind}`) }));
         option.value = kind;
         select.append(option);
       }
@@ -1079,6 +1201,8 @@
     }
     /** @type {TableRequest} */
     const body = { players: Number($("players").value), variant: $("variant").value, bots };
+    // The in-page host has no lobby to list a table in (nor the field).
+    if (!window.shockHost) body.listed = $("listed").checked;
     const error = $("create-error");
     error.hidden = true;
     $("create").disabled = true;
@@ -1099,11 +1223,11 @@
       /** @type {TablesAnswer} */
       const doc = await response.json().catch(() => ({}));
       if (!response.ok || doc.type === "error" || !doc.table) {
-        throw new Error(doc.message || `the server answered ${response.status}`);
+        throw new Error(doc.message || t("lobby.httpError", { status: response.status }));
       }
       showLinks(doc);
     } catch (exc) {
-      error.textContent = `Could not create the table: ${/** @type {Error} */ (exc).message}`;
+      error.textContent = t("lobby.createError", { reason: /** @type {Error} */ (exc).message });
       error.hidden = false;
     } finally {
       $("create").disabled = false;
@@ -1119,7 +1243,7 @@
     for (const { seat, token } of doc.seats) {
       const item = el("li", "seat-link");
       item.dataset.seat = String(seat);
-      const link = el("a", "", `Play seat ${seat}`);
+      const link = el("a", "", t("lobby.playSeat", { seat }));
       link.href = tableLink(doc.table, token);
       const copy = el("input", "copy");
       copy.readOnly = true;
@@ -1130,6 +1254,37 @@
     }
     $("spectate-link").href = tableLink(doc.table, null);
   }
+
+  /** Fill in the lobby's rules link, its listed box and its open tables (none of them for the
+   * in-page host, which has no list of tables). */
+  function showLobbyExtras() {
+    const rules = $("rules-link");
+    rules.href = RULES_URL;
+    lobbyWords();
+    const hosted = !!window.shockHost;
+    $("listed-choice").hidden = hosted;
+    $("open-tables").hidden = hosted;
+    if (hosted) return;
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && !$("lobby").hidden) refreshOpenTables();
+    });
+    refreshOpenTables();
+  }
+
+  /** Write the lobby's words that come from this file (the rest are data-i18n). */
+  function lobbyWords() {
+    $("rules-link").textContent = LOBBY_TEXT.rules;
+    $("listed-label").textContent = LOBBY_TEXT.listed;
+    $("open-tables-title").textContent = LOBBY_TEXT.openTables;
+  }
+
+  // A new language redraws the lobby too, when it shows.
+  i18n.onChange(() => {
+    if ($("lobby").hidden) return;
+    seatChoices();
+    lobbyWords();
+    if (!window.shockHost) refreshOpenTables();
+  });
 
   // ---- Start.
 
@@ -1145,6 +1300,7 @@
       $("players").addEventListener("change", seatChoices);
       $("create-form").addEventListener("submit", createTable);
       seatChoices();
+      showLobbyExtras();
     }
   }
 

@@ -1,0 +1,145 @@
+"""``GET /api/tables``: the lobby's list of the tables a newcomer may watch. Only listed tables,
+the latest activity first, at most 50, and nothing a spectator does not see already; the
+``listed`` choice is stored, and a database file from before it still loads."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+import shock_rules as sr
+from shock_rules.server import SQLiteStore, token_hash
+
+from ._live import LiveServer
+
+#: The fields of one listed table, all of them.
+FIELDS = {"table", "players", "variant", "round", "phase", "persons", "bots", "over"}
+
+
+def _listed(server: LiveServer) -> list[dict[str, Any]]:
+    status, doc = server.get("/api/tables")
+    assert status == 200, doc
+    assert set(doc) == {"tables"}
+    tables: list[dict[str, Any]] = doc["tables"]
+    return tables
+
+
+def test_only_listed_tables_are_listed_the_latest_first_and_stay_so(
+        fresh_server: LiveServer) -> None:
+    # Tables of people only: nothing plays on them, so their order is that of their creation.
+    first = fresh_server.create(3)["table"]
+    hidden = fresh_server.create(3, listed=False)["table"]
+    second = fresh_server.create(5, {"1": "heuristic", "3": "mcts:5"}, variant="simplified",
+                                 listed=True)["table"]
+    rows = _listed(fresh_server)
+    assert [r["table"] for r in rows] == [second, first]
+    by_id = {r["table"]: r for r in rows}
+    assert by_id[first] == {"table": first, "players": 3, "variant": "standard", "round": 1,
+                            "phase": "play", "persons": 3, "bots": {}, "over": False}
+    row = by_id[second]
+    assert set(row) == FIELDS
+    assert (row["players"], row["variant"], row["persons"]) == (5, "simplified", 3)
+    assert row["bots"] == {"1": "heuristic", "3": "mcts:5"}
+    # The round and the phase are the spectator view's.
+    view = fresh_server.get(f"/api/tables/{second}")[1]
+    assert (row["round"], row["phase"], row["over"]) == (
+        view["round"], view["phase"], view["phase"] == "over")
+    # The choice is stored: a restarted server lists the same tables.
+    fresh_server.stop()
+    fresh_server.start()
+    assert {r["table"] for r in _listed(fresh_server)} == {first, second}
+    assert fresh_server.get(f"/api/tables/{hidden}")[0] == 200  # unlisted, not gone
+    with sqlite3.connect(fresh_server.db) as con:
+        stored = dict(con.execute("SELECT id, listed FROM tables").fetchall())
+    con.close()
+    assert stored == {first: 1, hidden: 0, second: 1}
+
+
+def test_the_list_tells_no_token_and_nothing_hidden(fresh_server: LiveServer) -> None:
+    doc = fresh_server.create(4, {"2": "random"})
+    tokens = [s["token"] for s in doc["seats"]]
+    assert len(tokens) == 3
+    status, answer = fresh_server.get("/api/tables")
+    text = json.dumps(answer)
+    with sqlite3.connect(fresh_server.db) as con:
+        (seed,) = con.execute("SELECT seed FROM tables").fetchone()
+    con.close()
+    secrets = [*tokens, *(token_hash(t) for t in tokens), seed]
+    assert status == 200 and all(secret not in text for secret in secrets)
+    (row,) = answer["tables"]
+    assert set(row) == FIELDS  # no hand, no deck, no seat map with hashes
+
+
+def test_the_list_is_bounded_at_50_the_latest(fresh_server: LiveServer) -> None:
+    made = [fresh_server.create(3)["table"] for _ in range(55)]
+    rows = _listed(fresh_server)
+    assert len(rows) == 50
+    # People-only tables keep the time of their creation as their last activity.
+    assert [r["table"] for r in rows] == made[::-1][:50]
+
+
+@pytest.mark.parametrize("listed", [b'"yes"', b"1", b"0", b"null", b"[]"])
+def test_a_listed_choice_that_is_not_a_bool_is_refused(server: LiveServer,
+                                                       listed: bytes) -> None:
+    status, doc = server.request("POST", "/api/tables", b'{"players": 3, "listed": ' + listed
+                                 + b"}")
+    assert (status, doc["type"], doc["code"]) == (400, "error", "bad_request")
+    assert doc["message"] == "listed: expected true or false"
+
+
+def test_a_database_file_from_before_the_choice_loads_its_tables_listed(
+        tmp_path: Path) -> None:
+    live = LiveServer(tmp_path)
+    with sqlite3.connect(live.db) as con:  # the schema before the lobby's list
+        con.executescript("""
+            CREATE TABLE tables (id TEXT PRIMARY KEY, config TEXT NOT NULL, bots TEXT NOT NULL,
+                                 seats TEXT NOT NULL, seed TEXT NOT NULL, created REAL NOT NULL,
+                                 active REAL);
+            CREATE TABLE actions (table_id TEXT NOT NULL REFERENCES tables(id),
+                                  step INTEGER NOT NULL, seat INTEGER, action TEXT NOT NULL,
+                                  PRIMARY KEY (table_id, step));
+        """)
+        con.execute("INSERT INTO tables VALUES ('old1', ?, '{\"1\": \"random\"}',"
+                    " '{\"0\": \"h\", \"2\": \"h\"}', 's', 1.0, NULL)",
+                    (sr.to_json(sr.GameConfig(players=3)),))
+    con.close()
+    live.start()
+    try:
+        (row,) = _listed(live)
+        assert row["table"] == "old1" and row["persons"] == 2 and row["bots"] == {"1": "random"}
+        new = live.create(3, listed=False)["table"]
+        assert [r["table"] for r in _listed(live)] == ["old1"]
+    finally:
+        live.stop()
+    store = SQLiteStore(live.db)
+    try:
+        assert {t.id: t.listed for t in store.load_tables()} == {"old1": True, new: False}
+    finally:
+        store.close()
+    assert "Traceback" not in live.log.read_text()
+
+
+def test_a_damaged_listed_value_hides_the_table(tmp_path: Path) -> None:
+    # Only a 1 shows a table: a value the server never wrote must not put a table its
+    # creator kept out of the lobby in it.
+    store = SQLiteStore(tmp_path / "db.sqlite3")
+    store.close()
+    with sqlite3.connect(tmp_path / "db.sqlite3") as con:
+        for table_id, listed in (("one", 1), ("text", "yes"), ("two", 2), ("zero", 0)):
+            con.execute("INSERT INTO tables VALUES (?, ?, '{}', '{}', 's', 1.0, NULL, ?)",
+                        (table_id, sr.to_json(sr.GameConfig(players=3)), listed))
+    con.close()
+    store = SQLiteStore(tmp_path / "db.sqlite3")
+    try:
+        assert {t.id: t.listed for t in store.load_tables()} == {
+            "one": True, "text": False, "two": False, "zero": False}
+    finally:
+        store.close()
