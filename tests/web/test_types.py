@@ -25,6 +25,9 @@ from shock_rules import protocol
 ROOT: Final = Path(__file__).resolve().parents[2]
 WEB: Final = ROOT / "web"
 SCHEMAS: Final = ROOT / "src" / "shock_rules" / "protocol" / "schemas"
+STATIC: Final = ROOT / "src" / "shock_rules" / "server" / "static"
+#: The browser client's scripts, which tsconfig.client.json checks against the types.
+CLIENT: Final = (STATIC / "i18n.js", STATIC / "app.js", WEB / "src" / "local.js")
 NODE: Final = shutil.which("node")
 NPM: Final = shutil.which("npm")
 
@@ -50,6 +53,12 @@ def node(*args: str | Path) -> subprocess.CompletedProcess[str]:
 
 def tsc(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return node(WEB / "node_modules" / "typescript" / "bin" / "tsc", *args)
+
+
+def jsonc(path: Path) -> Any:
+    """Read a tsconfig file (JSON with whole-line // comments)."""
+    return json.loads("\n".join(line for line in path.read_text("utf-8").splitlines()
+                                 if not line.lstrip().startswith("//")))
 
 
 def passed(result: subprocess.CompletedProcess[str]) -> str:
@@ -137,11 +146,56 @@ def test_a_stale_file_and_a_loose_schema_are_caught(tmp_path: Path) -> None:
 def test_the_usage_file_compiles_strictly() -> None:
     # types/usage.ts narrows documents, events and legal actions, and proves with
     # @ts-expect-error that wrong documents are refused (an unused directive is an error).
-    config = json.loads("\n".join(line for line in (WEB / "tsconfig.json").read_text(
-        "utf-8").splitlines() if not line.lstrip().startswith("//")))
+    config = jsonc(WEB / "tsconfig.json")
     assert config["compilerOptions"]["strict"] is True
     passed(tsc("-p", "tsconfig.json"))
     assert (WEB / "types" / "usage.ts").read_text("utf-8").count("@ts-expect-error") >= 15
+
+
+# -- the browser client -----------------------------------------------------------------------
+
+
+def test_the_client_compiles_against_the_types() -> None:
+    # app.js, i18n.js and local.js are plain JavaScript with JSDoc types: tsc checks them
+    # strictly, with the DOM, against protocol.d.ts and the hand-written client.d.ts.
+    options = jsonc(WEB / "tsconfig.client.json")["compilerOptions"]
+    assert options["checkJs"] is options["strict"] is options["noEmit"] is True
+    assert options["lib"] == ["es2022", "dom", "dom.iterable"]
+    scripts = json.loads((WEB / "package.json").read_text("utf-8"))["scripts"]
+    assert "npm run typecheck:client" in scripts["check"]
+    for script in CLIENT:
+        text = script.read_text("utf-8")
+        assert "\n// @ts-check\n" in text, script
+        # No way around the checker: no any, no directive that silences it.
+        assert not re.search(r"@ts-(ignore|nocheck|expect-error)", text), script
+        assert not re.search(r"\{[^}\n]*\bany\b[^}\n]*\}", text), script
+    declarations = re.sub(r"/\*.*?\*/|//[^\n]*", "", (WEB / "types" / "client.d.ts").read_text(
+        "utf-8"), flags=re.DOTALL)
+    assert not re.search(r"\bany\b", declarations)
+    passed(tsc("-p", "tsconfig.client.json"))
+
+
+def test_a_client_reading_what_a_view_lacks_is_refused(tmp_path: Path) -> None:
+    # A copy of app.js, compiled alone with the client's settings: as it is, it passes; with a
+    # field the ViewDocument does not have, or an event read as the wrong kind, tsc refuses it.
+    source = (STATIC / "app.js").read_text("utf-8").replace(
+        "../../../../web/types/", (WEB / "types").as_posix() + "/")
+    config = {"extends": (WEB / "tsconfig.client.json").as_posix(),
+              "files": [(WEB / "types" / "client.d.ts").as_posix(), "app.js"]}
+    (tmp_path / "tsconfig.json").write_text(json.dumps(config))
+    (tmp_path / "app.js").write_text(source, "utf-8")
+    passed(tsc("-p", tmp_path))
+
+    planted = source.replace("String(view.step)", "String(view.turn)", 1)
+    planted = planted.replace("gems: gems(e.banked)", "gems: gems(e.gems)", 1)
+    assert planted.count("view.turn") == 1 and "gems(e.banked)" not in planted
+    (tmp_path / "app.js").write_text(planted, "utf-8")
+    result = tsc("-p", tmp_path)
+    assert result.returncode != 0, result
+    errors = result.stdout
+    assert "Property 'turn' does not exist on type 'ViewDocument'" in errors, errors
+    assert "Property 'gems' does not exist on type 'Withdrew'" in errors, errors
+    assert errors.count("error TS") == 2, errors
 
 
 # -- real documents -----------------------------------------------------------------------

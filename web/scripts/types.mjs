@@ -4,6 +4,9 @@
 //   node scripts/types.mjs            write types/protocol.d.ts
 //   node scripts/types.mjs --check    regenerate in memory; exit 1 if the file differs
 //
+// Only that file is generated (and compared by --check): types/client.d.ts beside it is
+// hand-written, the browser client's own types, and types/usage.ts is a test of the types.
+//
 // --schemas DIR and --output FILE read other schemas and write (or check) another file: the
 // tests use them to see that a loose schema and a stale file are caught.
 //

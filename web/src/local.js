@@ -9,16 +9,37 @@
 // Query parameters: ?bot-delay=SECONDS paces the bots (default 0.6, as `shock-rules serve`);
 // ?selftest=SEED plays random_playout(GameConfig(players=4), random.Random(SEED)) and sets
 // <body data-selftest="ok" data-scores="a,b,c,d"> (or data-selftest="error" data-error="...").
+// @ts-check
 "use strict";
+
+// Checked by tsc against the client's types (web/: `npm run typecheck:client`); the names are
+// prefixed: tsc sees this script in one scope with app.js and i18n.js, as the page does.
+/** @typedef {import("../types/client").ServerMessage} LocalServerMessage */
+/** @typedef {import("../types/protocol").ErrorDocument} LocalErrorDocument */
+/** @typedef {import("../types/client").Transport} LocalTransportType */
+/** @typedef {import("../types/client").TransportHandlers} LocalHandlers */
+/** @typedef {import("../types/client").ClientState} LocalClientState */
+/** @typedef {import("../types/client").LocalGame} LocalGame */
+/** @typedef {import("../types/client").HostModule} HostModule */
+/** @typedef {import("../types/client").PyodideLoader} PyodideLoader */
+/** @typedef {import("../types/client").WheelManifest} WheelManifest */
+/** @typedef {import("../types/client").ShockHost} ShockHost */
 
 (() => {
   const params = new URLSearchParams(location.search);
   const base = new URL("./", location.href).href;
   const botDelay = Math.max(0, Number(params.get("bot-delay") ?? "0.6") || 0);
-  /** What loading took, and each bot decision's time in Python (window.shockHost.stats()). */
+  /**
+   * What loading took, and each bot decision's time in Python (window.shockHost.stats()).
+   * @type {{ started: number, steps: Record<string, number>, ready: number | null }}
+   */
   const timing = { started: performance.now(), steps: {}, ready: null };
 
-  /** Show where loading is in the page's connection badge (app.js's own badge). */
+  /**
+   * Show where loading is in the page's connection badge (app.js's own badge).
+   * @param {string} text
+   * @param {string} state
+   */
   function badge(text, state) {
     const node = document.getElementById("connection");
     // The client's words (i18n.js, loaded before this script) when it knows the message.
@@ -30,7 +51,15 @@
     node.dataset.state = state;
   }
 
+  /** @returns {Promise<HostModule>} */
   async function load() {
+    /**
+     * @template T
+     * @param {string} name
+     * @param {string} label
+     * @param {() => Promise<T>} work
+     * @returns {Promise<T>}
+     */
     const step = async (name, label, work) => {
       badge(label, "connecting");
       const began = performance.now();
@@ -39,12 +68,14 @@
       return result;
     };
     const pyodide = await step("python", "local.python", async () => {
-      const { loadPyodide } = await import(new URL("pyodide.mjs", base).href);
+      // An import by address: tsc cannot see the module, client.d.ts says what it has.
+      const { loadPyodide } = /** @type {PyodideLoader} */ (await import(new URL("pyodide.mjs", base).href));
       // indexURL: the runtime files; packageBaseUrl: where a package named in the lock file
       // would come from (the lock lists none, and this keeps even that on this origin).
       return loadPyodide({ indexURL: base, packageBaseUrl: base, packages: [] });
     });
     await step("wheels", "local.wheels", async () => {
+      /** @type {WheelManifest} */
       const manifest = await fetchOk(new URL("wheels.json", base), {}).then((r) => r.json());
       const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
       const files = await Promise.all(manifest.wheels.map(async (wheel) => {
@@ -64,6 +95,11 @@
     return host;
   }
 
+  /**
+   * @param {URL} url
+   * @param {RequestInit} options
+   * @returns {Promise<Response>}
+   */
   async function fetchOk(url, options) {
     const answer = await fetch(url, options);
     if (!answer.ok) throw new Error(`${url.pathname}: HTTP ${answer.status}`);
@@ -87,35 +123,45 @@
     },
   );
 
+  /** @returns {Partial<LocalClientState>} */
   function client() {
     return (window.shockClient && window.shockClient.client) || {};
   }
 
   /** Return the transport of one table in this page: app.js sends action messages, and gets
-   * the same view frames and error documents the server's WebSocket would send. */
+   * the same view frames and error documents the server's WebSocket would send.
+   * @param {LocalGame} game
+   * @returns {LocalTransportType}
+   */
   function localTransport(game) {
+    /** @type {LocalHandlers | null} */
     let handlers = null;
+    /** @type {number | null} */
     let timer = null;
     let failed = false;
 
+    /** @param {string | undefined} text a frame or an error document of host.py */
     function deliver(text) {
-      if (text) handlers.document(JSON.parse(text));
+      // host.py writes only view frames and error documents (its tests check them).
+      if (text && handlers) handlers.document(/** @type {LocalServerMessage} */ (JSON.parse(text)));
     }
 
-    const broken = { type: "error", code: "internal_error", message: "internal error" };
+    /** @type {LocalErrorDocument} */
+    const broken = { schema: "shock-rules/2", type: "error", code: "internal_error", message: "internal error" };
 
+    /** @param {unknown} exc */
     function fail(exc) {
       // As on the server: a table whose host failed stops, and its details stay out of the
       // page (they go to the console).
       failed = true;
       console.error(exc);
-      handlers.document(broken);
+      if (handlers) handlers.document(broken);
     }
 
     /** Let the bots play, each after a pause (with a little jitter, as the server does), so
      * that a person can follow; stop at a person's turn or the game's end. */
     function pace() {
-      clearTimeout(timer);
+      if (timer !== null) clearTimeout(timer);
       timer = null;
       if (failed || game.bot_to_act() === undefined) return;
       const delay = botDelay * 1000 * (0.75 + 0.5 * Math.random());
@@ -143,7 +189,7 @@
       send(doc) {
         const text = JSON.stringify(doc);
         if (failed) {
-          setTimeout(() => handlers.document(broken), 0);
+          setTimeout(() => handlers && handlers.document(broken), 0);
           return;
         }
         // Answered after the click's handler returns, as an answer from a server would be.
@@ -160,14 +206,20 @@
     };
   }
 
-  /** The lobby's "Create table": a game in this page, with at most one person seat. */
+  /**
+   * The lobby's "Create table": a game in this page, with at most one person seat.
+   * @param {import("../types/client").TableRequest} body
+   * @returns {Promise<import("../types/client").LocalTable>}
+   */
   async function create(body) {
+    /** @type {HostModule} */
     let host;
     try {
       host = await engine;
     } catch (exc) {
-      throw new Error(`the engine failed to load (${exc.message})`);
+      throw new Error(`the engine failed to load (${/** @type {Error} */ (exc).message})`);
     }
+    /** @type {LocalGame | string} */
     let made;
     try {
       made = host.make_table(JSON.stringify(body));
@@ -176,13 +228,17 @@
       throw new Error("internal error");
     }
     if (typeof made === "string") throw new Error(made);
-    window.shockHost.game = made;
+    if (window.shockHost) window.shockHost.game = made;
     return { table: made.id, transport: localTransport(made) };
   }
 
-  /** What loading took and how long the bots thought (ms). */
+  /**
+   * What loading took and how long the bots thought (ms).
+   * @type {ShockHost["stats"]}
+   */
   function stats() {
-    const game = window.shockHost.game;
+    const game = window.shockHost ? window.shockHost.game : null;
+    /** @type {ReturnType<ShockHost["stats"]>["thinking"]} */
     const thinking = {};
     if (game) {
       const proxy = game.thinking;
@@ -200,6 +256,7 @@
     return { load: { ...timing.steps, ready: timing.ready }, thinking };
   }
 
+  /** @param {string} seed */
   async function selftest(seed) {
     const body = document.body;
     try {
@@ -209,12 +266,13 @@
       body.dataset.selftest = "ok";
       badge(`self-test ok: scores ${body.dataset.scores}`, "ready");
     } catch (exc) {
-      body.dataset.error = String(exc && exc.message ? exc.message : exc);
+      const error = /** @type {{ message?: unknown }} */ (exc);
+      body.dataset.error = String(error && error.message ? error.message : error);
       body.dataset.selftest = "error";
       badge("self-test failed", "closed");
     }
   }
 
   window.shockHost = { create, stats, engine, game: null };
-  if (params.has("selftest")) selftest(params.get("selftest"));
+  if (params.has("selftest")) selftest(String(params.get("selftest")));
 })();

@@ -2,9 +2,53 @@
 // JavaScript, no build step, nothing fetched but the host's own API. It shows one seat's view
 // document (shock-rules/2) and sends the seat's decisions as {"type": "action", "action":
 // <legal action>, "step": N}. Words come from i18n.js (English and Brazilian Portuguese).
+// @ts-check
 "use strict";
 
+// Checked by tsc against the protocol's types (web/: `npm run typecheck:client`).
+/** @typedef {import("../../../../web/types/protocol").ViewDocument} ViewDocument */
+/** @typedef {import("../../../../web/types/protocol").LegalAction} LegalAction */
+/** @typedef {import("../../../../web/types/protocol").Event} ProtocolEvent */
+/** @typedef {import("../../../../web/types/protocol").Card} Card */
+/** @typedef {import("../../../../web/types/protocol").ChestCard} ChestCard */
+/** @typedef {import("../../../../web/types/protocol").Seat} Seat */
+/** @typedef {import("../../../../web/types/protocol").CardAction} CardAction */
+/** @typedef {import("../../../../web/types/protocol").CardActionKind} CardActionKind */
+/** @typedef {import("../../../../web/types/protocol").GemIconsByCard} GemIconsByCard */
+/** @typedef {import("../../../../web/types/protocol").PoisonsByCard} PoisonsByCard */
+/** @typedef {import("../../../../web/types/protocol").CardPlayed} CardPlayed */
+/** @typedef {import("../../../../web/types/protocol").HiddenCardPlayed} HiddenCardPlayed */
+/** @typedef {import("../../../../web/types/protocol").TrickWon} TrickWon */
+/** @typedef {import("../../../../web/types/protocol").TrickAbandoned} TrickAbandoned */
+/** @typedef {import("../../../../web/types/client").ServerMessage} ServerMessage */
+/** @typedef {import("../../../../web/types/client").Transport} Transport */
+/** @typedef {import("../../../../web/types/client").TransportHandlers} TransportHandlers */
+/** @typedef {import("../../../../web/types/client").ClientState} ClientState */
+/** @typedef {import("../../../../web/types/client").ChestCardParts} ChestCardParts */
+/** @typedef {import("../../../../web/types/client").ChestOdds} ChestOdds */
+/** @typedef {import("../../../../web/types/client").MessageParams} MessageParams */
+/** @typedef {import("../../../../web/types/client").ShockI18n} ShockI18n */
+/** @typedef {import("../../../../web/types/client").TableCreated} TableCreated */
+/** @typedef {import("../../../../web/types/client").TablesAnswer} TablesAnswer */
+/** @typedef {import("../../../../web/types/client").TableRequest} TableRequest */
+/** @typedef {import("../../../../web/types/client").OpenTable} OpenTable */
+/** @typedef {import("../../../../web/types/client").OpenTablesAnswer} OpenTablesAnswer */
+/** @typedef {{ event: string, step: number | undefined, text: string }} LogLine */
+/**
+ * The elements of index.html that this file uses as more than an HTMLElement, by id.
+ * @typedef {{ players: HTMLSelectElement, variant: HTMLSelectElement, create: HTMLButtonElement,
+ *   "create-form": HTMLFormElement, "spectate-link": HTMLAnchorElement, listed: HTMLInputElement,
+ *   "rules-link": HTMLAnchorElement, "gone-watch": HTMLAnchorElement,
+ *   "gone-back": HTMLAnchorElement }} PageElements
+ */
+/**
+ * The type of the page's element `K`: PageElements' when it names it, else HTMLElement.
+ * @template {string} K
+ * @typedef {K extends keyof PageElements ? PageElements[K] : HTMLElement} PageElement
+ */
+
 (() => {
+  /** @type {Record<string, string>} */
   const SUIT_SYMBOL = { H: "\u2665", S: "\u2660", D: "\u2666", C: "\u2663" };
   const POISON_CARDS = new Set(["7H", "7S", "7D"]);
   const POTION_CARDS = new Set(["5C", "7C"]);
@@ -13,13 +57,32 @@
   // The default edition's gem icons (K33, provisional): one on every 1, 2, 3 and 4. A view
   // whose config embeds an edition brings its own (config.edition.number_cards.gem_icons).
   const DEFAULT_ICON_RANKS = new Set(["1", "2", "3", "4"]);
+  /** @type {Record<string, string>} */
   const DEFAULT_POISONS = { "7H": "bee", "7S": "jellyfish", "7D": "spider" };
 
-  const $ = (id) => document.getElementById(id);
+  /**
+   * Return the page's element `id`: index.html has every element this file asks for.
+   * @template {string} K
+   * @param {K} id
+   * @returns {PageElement<K>}
+   */
+  const $ = (id) => /** @type {PageElement<K>} */ (/** @type {unknown} */ (document.getElementById(id)));
+  /** @type {Pick<ShockI18n, "t" | "lang" | "onChange">} */
   const i18n = window.shockI18n || { t: (key) => key, lang: "en", onChange() {} };
+  /**
+   * @param {string} key
+   * @param {MessageParams} [params]
+   */
   const t = (key, params) => i18n.t(key, params);
 
-  /** Return a new element with a class and text. */
+  /**
+   * Return a new element with a class and text.
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {string} [className]
+   * @param {string} [text]
+   * @returns {HTMLElementTagNameMap[K]}
+   */
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -29,6 +92,10 @@
 
   // ---- Exact fractions, written like Python's fractions.Fraction ("0", "3", "-5/22").
 
+  /**
+   * @param {number} a
+   * @param {number} b
+   */
   function gcd(a, b) {
     a = Math.abs(a);
     b = Math.abs(b);
@@ -36,7 +103,12 @@
     return a;
   }
 
-  /** Return the fraction num/den in lowest terms as text, the way Python's str(Fraction) does. */
+  /**
+   * Return the fraction num/den in lowest terms as text, the way Python's str(Fraction) does.
+   * @param {number} num
+   * @param {number} den
+   * @returns {string}
+   */
   function fractionText(num, den) {
     if (den === 0 || num === 0) return "0";
     const g = gcd(num, den);
@@ -45,11 +117,19 @@
     return d === 1 ? String(n) : `${n}/${d}`;
   }
 
+  /**
+   * @param {number} num
+   * @param {number} den
+   */
   function percent(num, den) {
     return den ? `${((100 * num) / den).toFixed(1)}%` : "0%";
   }
 
-  /** Return the chest card written G<large>/<small> or P[<large>]:<type> as an object. */
+  /**
+   * Return the chest card written G<large>/<small> or P[<large>]:<type> as an object.
+   * @param {ChestCard} text
+   * @returns {ChestCardParts | null}
+   */
   function parseChestCard(text) {
     const m = /^(?:G(\d{1,3})\/(\d{1,3})|P(\d{0,3}):([a-z][a-z0-9_-]{0,31}))$/.exec(text);
     if (!m) return null;
@@ -63,11 +143,16 @@
    * poison of that type or one is in the chest centre (potions never cover chest poisons); a
    * shock loses every gem on the bag, the card's own gem included. Returns null for a seat out
    * of the round.
+   * @param {ViewDocument} view
+   * @param {Seat} seat
+   * @returns {ChestOdds | null}
    */
   function chestOdds(view, seat) {
     const me = view.seats[seat];
     if (!me || me.status !== "in") return null;
+    /** @type {Map<string, number>} */
     const counts = new Map();
+    /** @param {string} type */
     const bump = (type) => counts.set(type, (counts.get(type) || 0) + 1);
     for (const p of me.poisons) if (!p.covered) bump(p.poison);
     for (const text of view.chest_centre) {
@@ -107,7 +192,10 @@
 
   // ---- Cards, in pictures and in words.
 
-  /** The edition's card facts for the view on screen: gem icons and poison types. */
+  /**
+   * The edition's card facts for the view on screen: gem icons and poison types.
+   * @returns {{ icons: GemIconsByCard, poisons: PoisonsByCard } | null}
+   */
   function edition() {
     const ed = client.view && client.view.config && client.view.config.edition;
     if (ed && typeof ed === "object" && ed.number_cards) {
@@ -116,27 +204,44 @@
     return null;
   }
 
-  /** Return how many gem icons a number card shows (K33): placed on it when played face up. */
+  /**
+   * Return how many gem icons a number card shows (K33): placed on it when played face up.
+   * @param {Card} card
+   * @returns {number}
+   */
   function gemIcons(card) {
     const ed = edition();
     if (ed) return Number(ed.icons[card] || 0);
     return DEFAULT_ICON_RANKS.has(card.slice(0, -1)) ? 1 : 0;
   }
 
+  /**
+   * @param {Card} card
+   * @returns {string | null}
+   */
   function poisonType(card) {
     const ed = edition();
     return ed ? ed.poisons[card] || null : DEFAULT_POISONS[card] || null;
   }
 
+  /** @param {string} type */
   const poisonName = (type) => t(`poison.${type}`);
 
-  /** Return a card in symbols for sentences: "♥10". */
+  /**
+   * Return a card in symbols for sentences: "♥10".
+   * @param {Card | null} card
+   * @returns {string}
+   */
   function cardText(card) {
     if (!card) return "?";
     return `${SUIT_SYMBOL[card.slice(-1)] || ""}${card.slice(0, -1)}`;
   }
 
-  /** Return a chest card in words: "◆2 / ◇1" for gems, "☠ bee" for a poison. */
+  /**
+   * Return a chest card in words: "◆2 / ◇1" for gems, "☠ bee" for a poison.
+   * @param {ChestCard} text
+   * @returns {string}
+   */
   function chestText(text) {
     const card = parseChestCard(text);
     if (!card) return text;
@@ -145,7 +250,12 @@
   }
 
   /** Return an element showing a number card (or a card back for null): rank and suit, its gem
-   * icons, and a poison's or potion's mark big enough to see at a glance. */
+   * icons, and a poison's or potion's mark big enough to see at a glance.
+   * @param {Card | null} card
+   * @param {"span" | "button"} [tag]
+   * @param {{ icons?: boolean }} [options]
+   * @returns {HTMLElement}
+   */
   function cardElement(card, tag = "span", options = {}) {
     const node = el(tag, "card");
     if (card === null || card === undefined) {
@@ -182,6 +292,10 @@
     return node;
   }
 
+  /**
+   * @param {ChestCard} text
+   * @returns {HTMLElement}
+   */
   function chestElement(text) {
     const card = parseChestCard(text);
     const node = el("span", "chest-card");
@@ -199,19 +313,30 @@
 
   // ---- Events, in words.
 
+  /**
+   * @param {Seat | null | undefined} seat
+   * @returns {string}
+   */
   function seatName(seat) {
     if (seat === null || seat === undefined || seat < 0) return t("nobody");
     return client.view && client.view.seat === seat ? t("you") : t("seat", { seat });
   }
 
+  /** @param {number} n */
   const gems = (n) => t("gems", { n });
 
+  /** @param {Seat[]} seats */
   function names(seats) {
     return seats.map(seatName).join(t("and"));
   }
 
+  /**
+   * Return an event in words.
+   * @param {ProtocolEvent} e
+   * @returns {string}
+   */
   function describe(e) {
-    const who = seatName(e.seat);
+    const who = seatName("seat" in e ? e.seat : undefined);
     switch (e.event) {
       case "RoundStarted":
         return e.leader !== null && e.leader !== undefined && e.leader >= 0
@@ -245,14 +370,20 @@
       case "RoundEnded": return t("ev.roundEnded", { round: e.round, reason: t(`reason.${e.reason}`) });
       case "GameEnded":
         return t("ev.gameEnded", { count: e.winners.length, names: names(e.winners), scores: e.scores.join(", ") });
-      default: return e.event;
+      // An event this client does not know (a newer protocol's): the types say there is none.
+      default: return /** @type {ProtocolEvent} */ (e).event;
     }
   }
 
   /** Return the log's lines: one per event, except that a deal's many cards make one line
-   * ("Cards dealt: you received ♥3 ♠9 …; seat 1 received 9 cards; …"). */
+   * ("Cards dealt: you received ♥3 ♠9 …; seat 1 received 9 cards; …").
+   * @param {ProtocolEvent[]} events
+   * @returns {LogLine[]}
+   */
   function logLines(events) {
+    /** @type {LogLine[]} */
     const lines = [];
+    /** @type {{ step: number | undefined, mine: Card[], others: Map<Seat, number> } | null} */
     let deal = null;
     const flush = () => {
       if (!deal) return;
@@ -279,6 +410,7 @@
 
   // ---- The client's state.
 
+  /** @type {ClientState} */
   const client = {
     table: null,
     token: null,
@@ -294,6 +426,11 @@
     lastTrickKey: null,   // the last trick drawn (it animates once, when it is new)
   };
 
+  /**
+   * Add the events not seen yet to the log; return whether there were any.
+   * @param {ProtocolEvent[] | undefined} events
+   * @returns {boolean}
+   */
   function addEvents(events) {
     let added = false;
     for (const e of events || []) {
@@ -309,6 +446,10 @@
     return added;
   }
 
+  /**
+   * @param {string} text
+   * @param {string} kind
+   */
   function setConnection(text, kind) {
     const node = $("connection");
     node.hidden = false;
@@ -316,7 +457,11 @@
     node.dataset.state = kind;
   }
 
-  /** Show an error in words; `code` (the protocol's error code) goes to data-code only. */
+  /**
+   * Show an error in words; `code` (the protocol's error code) goes to data-code only.
+   * @param {string} text
+   * @param {string} [code]
+   */
   function showError(text, code = "") {
     const node = $("error");
     node.textContent = text;
@@ -326,6 +471,7 @@
 
   // ---- Sending actions.
 
+  /** @param {LegalAction} action */
   function send(action) {
     const view = client.view;
     if (!view || client.pending) return;
@@ -342,7 +488,11 @@
 
   // ---- Rendering.
 
-  /** Whether the viewer can act now: its turn, connected, and no action on its way. */
+  /**
+   * Whether the viewer can act now: its turn, connected, and no action on its way.
+   * @param {ViewDocument} view
+   * @returns {boolean}
+   */
   function canAct(view) {
     return view.your_turn && !client.pending && client.connected;
   }
@@ -363,6 +513,7 @@
     document.title = (view.your_turn ? t("title.turn") : "") + t("title.table", { table: client.table });
   }
 
+  /** @param {ViewDocument} view */
   function renderStatus(view) {
     const parts = [t("status.round", { round: view.round }), t("status.trick", { trick: view.trick_number })];
     parts.push(view.seat === null ? t("status.spectating") : t("status.you", { seat: view.seat }));
@@ -389,6 +540,10 @@
     }
   }
 
+  /**
+   * @param {ViewDocument} view
+   * @returns {string}
+   */
   function turnHint(view) {
     const kinds = new Set(view.legal_actions.map((a) => a.kind));
     if (client.withdrawMode) return t("hint.withdraw");
@@ -398,6 +553,7 @@
     return kinds.has("withdraw") ? t("hint.playOrWithdraw") : t("hint.play");
   }
 
+  /** @param {ViewDocument} view */
   function renderBoard(view) {
     const trump = $("trump");
     trump.replaceChildren(view.trump ? cardElement(view.trump, "span", { icons: false }) : el("span", "none", "\u2014"));
@@ -410,6 +566,7 @@
 
     const trick = $("trick");
     trick.replaceChildren();
+    /** @type {Set<string>} */
     const shown = new Set();
     for (const played of view.trick) {
       const slot = el("div", "played");
@@ -453,7 +610,9 @@
   }
 
   /** Return the last finished trick of this round from the log: its end event and the cards
-   * played in it (others' face-down cards stay hidden), or null. */
+   * played in it (others' face-down cards stay hidden), or null.
+   * @returns {{ end: TrickWon | TrickAbandoned, cards: (CardPlayed | HiddenCardPlayed)[] } | null}
+   */
   function lastTrick() {
     const ev = client.events;
     let end = -1;
@@ -463,15 +622,18 @@
       else if (["CardPlayed", "HiddenCardPlayed", "RoundStarted", "TrumpRevealed"].includes(kind)) return null;
     }
     if (end < 0) return null;
+    /** @type {(CardPlayed | HiddenCardPlayed)[]} */
     const cards = [];
     for (let i = end - 1; i >= 0; i--) {
       const kind = ev[i].event;
-      if (kind === "CardPlayed" || kind === "HiddenCardPlayed") cards.unshift(ev[i]);
+      // (the casts say what the checks of `kind` just found)
+      if (kind === "CardPlayed" || kind === "HiddenCardPlayed") cards.unshift(/** @type {CardPlayed | HiddenCardPlayed} */ (ev[i]));
       else if (["TrickWon", "TrickAbandoned", "RoundStarted", "TrumpRevealed"].includes(kind)) break;
     }
-    return { end: ev[end], cards };
+    return { end: /** @type {TrickWon | TrickAbandoned} */ (ev[end]), cards };
   }
 
+  /** @param {ViewDocument} view */
   function renderLastTrick(view) {
     const box = $("last-trick");
     box.replaceChildren();
@@ -493,8 +655,8 @@
       const slot = el("div", "played");
       const card = cardElement(played.event === "CardPlayed" ? played.card : null, "span", { icons: false });
       card.classList.add("small");
-      if (played.face_up === false || played.event === "HiddenCardPlayed") card.classList.add("face-down");
-      if (end.event === "TrickWon" && played.seat === end.seat && played.card === end.card) {
+      if (played.event === "HiddenCardPlayed" || played.face_up === false) card.classList.add("face-down");
+      if (end.event === "TrickWon" && played.seat === end.seat && played.event === "CardPlayed" && played.card === end.card) {
         slot.classList.add("winner");
       }
       slot.append(card, el("span", "who", seatName(played.seat)));
@@ -504,15 +666,18 @@
     box.append(row);
   }
 
+  /** @param {ViewDocument} view */
   function renderHand(view) {
     const mine = view.seat !== null;
-    document.querySelector(".mine").hidden = !mine;
+    /** @type {HTMLElement} */ (document.querySelector(".mine")).hidden = !mine;
     if (!mine) return;
+    /** @type {Map<Card, Partial<Record<CardActionKind, CardAction>>>} */
     const byCard = new Map();
     for (const action of view.legal_actions) {
-      if (!action.card) continue;
-      if (!byCard.has(action.card)) byCard.set(action.card, {});
-      byCard.get(action.card)[action.kind] = action;
+      if (!("card" in action) || !action.card) continue;
+      const options = byCard.get(action.card) || {};
+      byCard.set(action.card, options);
+      options[action.kind] = action;
     }
     const active = canAct(view);
     const canWithdraw = active && view.legal_actions.some((a) => a.kind === "withdraw");
@@ -520,11 +685,11 @@
 
     const hand = $("hand");
     const focused = document.activeElement && hand.contains(document.activeElement)
-      ? document.activeElement.dataset.card : null;
+      ? /** @type {HTMLElement} */ (document.activeElement).dataset.card : null;
     hand.replaceChildren();
     $("hand-title").textContent = t("hand.title", { n: view.hand.length });
     for (const card of view.hand) {
-      const button = cardElement(card, "button");
+      const button = /** @type {HTMLButtonElement} */ (cardElement(card, "button"));
       button.type = "button";
       const options = byCard.get(card) || {};
       const action = client.withdrawMode ? options.withdraw : options.play || options.down;
@@ -568,12 +733,13 @@
       const button = el("button", `action ${action.kind}`, label);
       button.type = "button";
       button.dataset.notation = action.notation;
-      button.dataset.key = { cover: "C", reveal: "R", stop: "S" }[action.kind];
+      button.dataset.key = /** @type {Record<string, string>} */ ({ cover: "C", reveal: "R", stop: "S" })[action.kind];
       button.addEventListener("click", () => send(action));
       actions.append(button);
     }
   }
 
+  /** @param {ViewDocument} view */
   function renderSeats(view) {
     const seats = $("seats");
     seats.replaceChildren();
@@ -589,6 +755,11 @@
       if (s.seat === view.leader) title.append(el("span", "badge leader", t("leads")));
       box.append(title);
       const facts = el("div", "facts");
+      /**
+       * @param {string} name
+       * @param {string | number} value
+       * @param {string} cls
+       */
       const fact = (name, value, cls) => {
         const f = el("span", `fact ${cls}`);
         f.append(el("span", "k", name), el("span", "v", String(value)));
@@ -637,6 +808,7 @@
   }
 
   let loggedCount = 0;
+  /** @type {string | null} */
   let loggedLang = null;
   function renderLog() {
     const log = $("log");
@@ -659,13 +831,15 @@
   // ---- Keys: play without a mouse. Cards and buttons are real buttons (Tab, Enter and Space
   // work already); these add arrows between the playable cards, digits and letters.
 
+  /** @returns {HTMLButtonElement[]} */
   function playable() {
-    return [...document.querySelectorAll("#hand button.card.legal")];
+    return [.../** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("#hand button.card.legal"))];
   }
 
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
     if ($("table").hidden || event.ctrlKey || event.metaKey || event.altKey) return;
-    const target = event.target;
+    const target = /** @type {HTMLElement | null} */ (event.target);
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     const key = event.key;
     if (key === "?") {
@@ -684,7 +858,8 @@
     const cards = playable();
     if (key === "ArrowLeft" || key === "ArrowRight") {
       if (!cards.length) return;
-      const at = cards.indexOf(document.activeElement);
+      // (indexOf only compares: any focused element, or none, is -1 unless it is one of them)
+      const at = cards.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
       const step = key === "ArrowRight" ? 1 : -1;
       const next = at < 0 ? (step > 0 ? 0 : cards.length - 1) : (at + step + cards.length) % cards.length;
       cards[next].focus();
@@ -699,7 +874,7 @@
       }
       return;
     }
-    const button = document.querySelector(`#actions button[data-key="${key.toUpperCase()}"]`);
+    const button = /** @type {HTMLButtonElement | null} */ (document.querySelector(`#actions button[data-key="${key.toUpperCase()}"]`));
     if (button && /^[a-z]$/i.test(key)) {
       button.click();
       event.preventDefault();
@@ -726,10 +901,27 @@
   // WebSocket to `shock-rules serve`; the in-browser build brings one that runs the engine in
   // the page (window.shockHost).
 
-  /** Return the WebSocket transport of one table at this page's server. */
+  /**
+   * Whether a message from the host is an object with a "type", as every message is: the
+   * client reads the rest as the types say (the host writes what the schemas allow).
+   * @param {unknown} value
+   * @returns {value is ServerMessage}
+   */
+  function isServerMessage(value) {
+    return typeof value === "object" && value !== null && "type" in value && typeof value.type === "string";
+  }
+
+  /**
+   * Return the WebSocket transport of one table at this page's server.
+   * @param {string} table
+   * @param {string | null} token
+   * @returns {Transport}
+   */
   function socketTransport(table, token) {
+    /** @type {WebSocket | null} */
     let socket = null;
     let retries = 0;
+    /** @type {number | null} */
     let lastStep = null;
     let stopped = false;
 
@@ -744,6 +936,7 @@
       return q ? `${base}?${q}` : base;
     }
 
+    /** @param {TransportHandlers} handlers */
     function open(handlers) {
       if (stopped) return;
       handlers.status("connecting");
@@ -753,14 +946,17 @@
         retries = 0;
         handlers.status("open");
       });
-      current.addEventListener("message", (message) => {
+      current.addEventListener("message", (/** @type {MessageEvent<string>} */ message) => {
+        /** @type {unknown} */
         let doc;
         try {
           doc = JSON.parse(message.data);
         } catch {
           return;
         }
-        if (doc && doc.type === "view" && doc.view) lastStep = doc.view.step;
+        // The client ignores anything else (receive() did so before this check).
+        if (!isServerMessage(doc)) return;
+        if (doc.type === "view" && "view" in doc && doc.view) lastStep = doc.view.step;
         handlers.document(doc);
       });
       current.addEventListener("close", (event) => {
@@ -791,7 +987,10 @@
     };
   }
 
-  /** Show the table and follow it through `transport`. */
+  /**
+   * Show the table and follow it through `transport`.
+   * @param {Transport} transport
+   */
   function connect(transport) {
     client.transport = transport;
     $("table").hidden = false;
@@ -816,9 +1015,10 @@
     });
   }
 
+  /** @param {ServerMessage} doc */
   function receive(doc) {
     if (!doc || typeof doc !== "object") return;
-    if (doc.type === "view" && doc.view) {
+    if (doc.type === "view" && "view" in doc && doc.view) {
       const view = doc.view;
       const stepChanged = !client.view || client.view.step !== view.step;
       client.view = view;
@@ -851,17 +1051,17 @@
     get openTables() { return t("lobby.openTables"); },
     get openTablesEmpty() { return t("lobby.openTablesEmpty"); },
     get openTablesError() { return t("lobby.openTablesError"); },
-    players: (n) => t("lobby.players", { n }),
-    round: (r) => t("lobby.round", { round: r }),
+    players: (/** @type {number} */ n) => t("lobby.players", { n }),
+    round: (/** @type {number} */ r) => t("lobby.round", { round: r }),
     get over() { return t("lobby.over"); },
-    persons: (n) => t("lobby.persons", { n }),
-    botAt: (name, seat) => t("lobby.botAt", { name: t(`bot.${name}`), seat }),
-    bots: (list) => (list.length ? t("lobby.bots", { list: list.join(", ") }) : t("lobby.noBots")),
+    persons: (/** @type {number} */ n) => t("lobby.persons", { n }),
+    botAt: (/** @type {string} */ name, /** @type {string} */ seat) => t("lobby.botAt", { name: t(`bot.${name}`), seat }),
+    bots: (/** @type {string[]} */ list) => (list.length ? t("lobby.bots", { list: list.join(", ") }) : t("lobby.noBots")),
     get watch() { return t("lobby.watch"); },
-    missingTitle: (table) => t("lobby.missingTitle", { table }),
+    missingTitle: (/** @type {string | null} */ table) => t("lobby.missingTitle", { table }),
     get missingDetail() { return t("lobby.missingDetail"); },
     get refusedTitle() { return t("lobby.refusedTitle"); },
-    refusedDetail: (table) => t("lobby.refusedDetail", { table }),
+    refusedDetail: (/** @type {string | null} */ table) => t("lobby.refusedDetail", { table }),
     get watchInstead() { return t("lobby.watchInstead"); },
     get back() { return t("lobby.back"); },
   };
@@ -871,6 +1071,7 @@
   // How often the open tables are asked for while the lobby shows: a table's round moves
   // slowly, and every open lobby costs the server one request per period.
   const OPEN_TABLES_EVERY_MS = 10000;
+  /** @type {number | null} */
   let openTablesTimer = null;
 
   /** Return the lobby's address: this server's front page, or the page itself in the
@@ -882,13 +1083,14 @@
   /** Ask for the open tables and show them; again every OPEN_TABLES_EVERY_MS while the lobby
    * shows (a hidden tab skips its turns: nobody reads it). */
   async function refreshOpenTables() {
-    clearTimeout(openTablesTimer);
+    clearTimeout(openTablesTimer ?? undefined);
     openTablesTimer = null;
     if ($("lobby").hidden || window.shockHost) return;
     if (!document.hidden) {
       const error = $("open-tables-error");
       try {
         const response = await fetch("/api/tables", { headers: { Accept: "application/json" } });
+        /** @type {Partial<OpenTablesAnswer> | null} */
         const doc = await response.json();
         if (!response.ok || !doc || !Array.isArray(doc.tables)) {
           throw new Error(`the server answered ${response.status}`);
@@ -906,7 +1108,10 @@
     }
   }
 
-  /** Show the list of open tables (as `GET /api/tables` gives them) with a Watch link each. */
+  /**
+   * Show the list of open tables (as `GET /api/tables` gives them) with a Watch link each.
+   * @param {OpenTable[]} tables
+   */
   function showOpenTables(tables) {
     const list = $("open-tables-list");
     list.replaceChildren();
@@ -931,7 +1136,9 @@
   }
 
   /** Show, instead of the board, that the link leads nowhere: `kind` is the transport's
-   * "missing" (no such table) or "refused" (a token that is none of its seats'). */
+   * "missing" (no such table) or "refused" (a token that is none of its seats').
+   * @param {"missing" | "refused"} kind
+   */
   function showGone(kind) {
     const missing = kind === "missing";
     $("table").hidden = true;
@@ -947,7 +1154,7 @@
     // A spectator's link of a table that exists still works: offer it for a refused token.
     watch.hidden = missing || !!window.shockHost;
     watch.textContent = LOBBY_TEXT.watchInstead;
-    watch.href = tableLink(client.table, null);
+    watch.href = tableLink(/** @type {string} */ (client.table), null);
     const back = $("gone-back");
     back.textContent = LOBBY_TEXT.back;
     back.href = lobbyUrl();
@@ -974,18 +1181,25 @@
     }
   }
 
+  /**
+   * @param {string} table
+   * @param {string | null} token
+   */
   function tableLink(table, token) {
     const query = new URLSearchParams({ table });
     if (token) query.set("token", token);
     return `${location.origin}/?${query}`;
   }
 
+  /** @param {SubmitEvent} event */
   async function createTable(event) {
     event.preventDefault();
+    /** @type {Record<string, string>} */
     const bots = {};
     for (const select of $("seat-choices").querySelectorAll("select")) {
-      if (select.value !== "person") bots[select.dataset.seat] = select.value;
+      if (select.value !== "person") bots[/** @type {string} */ (select.dataset.seat)] = select.value;
     }
+    /** @type {TableRequest} */
     const body = { players: Number($("players").value), variant: $("variant").value, bots };
     // The in-page host has no lobby to list a table in (nor the field).
     if (!window.shockHost) body.listed = $("listed").checked;
@@ -1006,19 +1220,21 @@
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),
       });
+      /** @type {TablesAnswer} */
       const doc = await response.json().catch(() => ({}));
       if (!response.ok || doc.type === "error" || !doc.table) {
         throw new Error(doc.message || t("lobby.httpError", { status: response.status }));
       }
       showLinks(doc);
     } catch (exc) {
-      error.textContent = t("lobby.createError", { reason: exc.message });
+      error.textContent = t("lobby.createError", { reason: /** @type {Error} */ (exc).message });
       error.hidden = false;
     } finally {
       $("create").disabled = false;
     }
   }
 
+  /** @param {TableCreated} doc */
   function showLinks(doc) {
     $("links").hidden = false;
     $("links-table").textContent = doc.table;

@@ -2,13 +2,18 @@
 // its rulebook and its online edition are in Portuguese, and the Portuguese words below are the
 // rulebook's own: vaza, rodada, trunfo, Baú, Bolsa de Tesouros, joias, Choque Anafilático).
 // The language comes from the browser and can be switched; the choice is remembered.
+// @ts-check
 "use strict";
+
+/** @typedef {import("../../../../web/types/client").Message} Message */
+// (tsc sees the three scripts in one scope, as the page does: app.js declares the other names)
 
 (() => {
   const STORE_KEY = "shock-rules.lang";
 
   /** One table of messages per language. A message is text with {name} holes, or a function
-   * of its parameters where a number changes the words. */
+   * of its parameters where a number changes the words.
+   * @type {Record<string, Record<string, Message>>} */
   const MESSAGES = {
     en: {
       "lang.name": "English",
@@ -42,7 +47,7 @@
       "status.trick": "trick {trick}",
       "status.you": "you are seat {seat}",
       "status.spectating": "watching",
-      "turn.over": (p) => `Game over \u2014 ${p.count > 1 ? "winners" : "winner"}: ${p.names} (scores ${p.scores})`,
+      "turn.over": (p) => `Game over \u2014 ${Number(p.count) > 1 ? "winners" : "winner"}: ${p.names} (scores ${p.scores})`,
       "turn.lost": "Connection lost: reconnecting\u2026",
       "turn.sent": "Sent\u2026",
       "turn.waiting": "Waiting for {who}\u2026",
@@ -129,7 +134,7 @@
       "reason.nobody_left": "nobody is left in the round",
       "reason.one_left": "only one player is left in the round",
       "reason.all_withdrew": "everyone left withdrew during a trick",
-      "ev.gameEnded": (p) => `Game over: ${p.count > 1 ? "winners" : "winner"} ${p.names} (${p.scores})`,
+      "ev.gameEnded": (p) => `Game over: ${Number(p.count) > 1 ? "winners" : "winner"} ${p.names} (${p.scores})`,
       "and": " and ",
       "connection.connecting": "connecting\u2026",
       "connection.open": "connected",
@@ -210,7 +215,7 @@
       "status.trick": "vaza {trick}",
       "status.you": "você é o lugar {seat}",
       "status.spectating": "assistindo",
-      "turn.over": (p) => `Fim de jogo \u2014 ${p.count > 1 ? "vencedores" : "vencedor"}: ${p.names} (pontos ${p.scores})`,
+      "turn.over": (p) => `Fim de jogo \u2014 ${Number(p.count) > 1 ? "vencedores" : "vencedor"}: ${p.names} (pontos ${p.scores})`,
       "turn.lost": "Conexão perdida: reconectando\u2026",
       "turn.sent": "Enviado\u2026",
       "turn.waiting": "Esperando {who}\u2026",
@@ -293,7 +298,7 @@
       "reason.nobody_left": "ninguém ficou na rodada",
       "reason.one_left": "só um jogador ficou na rodada",
       "reason.all_withdrew": "todos os que restavam se retiraram durante uma vaza",
-      "ev.gameEnded": (p) => `Fim de jogo: ${p.count > 1 ? "vencedores" : "vencedor"} ${p.names} (${p.scores})`,
+      "ev.gameEnded": (p) => `Fim de jogo: ${Number(p.count) > 1 ? "vencedores" : "vencedor"} ${p.names} (${p.scores})`,
       "and": " e ",
       "connection.connecting": "conectando\u2026",
       "connection.open": "conectado",
@@ -348,8 +353,10 @@
   };
 
   const LANGUAGES = Object.keys(MESSAGES);
+  /** @type {((lang: string) => void)[]} */
   const listeners = [];
 
+  /** @returns {string | null} */
   function stored() {
     try {
       return localStorage.getItem(STORE_KEY);
@@ -358,7 +365,8 @@
     }
   }
 
-  /** Return the language to start in: the one chosen before, else the browser's. */
+  /** Return the language to start in: the one chosen before, else the browser's.
+   * @returns {string} */
   function initial() {
     const chosen = stored();
     if (chosen && LANGUAGES.includes(chosen)) return chosen;
@@ -373,14 +381,18 @@
   let lang = initial();
 
   /** Return the message `key` in the current language with `params` filled in (English when
-   * the language lacks it, the key itself when no language has it). */
+   * the language lacks it, the key itself when no language has it).
+   * @param {string} key
+   * @param {import("../../../../web/types/client").MessageParams} [params]
+   * @returns {string} */
   function t(key, params = {}) {
     const message = MESSAGES[lang][key] ?? MESSAGES.en[key];
     if (message === undefined) return key;
     if (typeof message === "function") return message(params);
-    return message.replace(/\{(\w+)\}/g, (hole, name) => (name in params ? String(params[name]) : hole));
+    return message.replace(/\{(\w+)\}/g, (/** @type {string} */ hole, /** @type {string} */ name) => (name in params ? String(params[name]) : hole));
   }
 
+  /** @param {string} next */
   function setLang(next) {
     if (!LANGUAGES.includes(next) || next === lang) return;
     lang = next;
@@ -396,20 +408,21 @@
 
   /** Translate the page's fixed text: elements marked data-i18n="key". */
   function applyStatic() {
-    for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-    const select = document.getElementById("lang");
+    const marked = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"));
+    for (const node of marked) node.textContent = t(node.dataset.i18n ?? "");
+    const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("lang"));
     if (select) select.value = lang;
   }
 
   function start() {
     document.documentElement.lang = lang;
-    const select = document.getElementById("lang");
+    const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("lang"));
     if (select) {
       select.replaceChildren();
       for (const code of LANGUAGES) {
         const option = document.createElement("option");
         option.value = code;
-        option.textContent = MESSAGES[code]["lang.name"];
+        option.textContent = /** @type {string} */ (MESSAGES[code]["lang.name"]);
         select.append(option);
       }
       select.addEventListener("change", () => setLang(select.value));
