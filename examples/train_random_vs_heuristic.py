@@ -19,11 +19,15 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
+try:
+    import gymnasium
+    import numpy as np
+except ImportError:
+    sys.exit("this example needs Gymnasium: pip install 'shock-rules[gymnasium]'")
 
 import shock_rules as sr
 import shock_rules.envs.gymnasium

@@ -14,7 +14,10 @@ import random
 import sys
 import urllib.request
 
-from websockets.asyncio.client import connect
+try:
+    from websockets.asyncio.client import connect
+except ImportError:
+    sys.exit("this example needs websockets: pip install 'shock-rules[server]'")
 
 
 async def main(url: str) -> None:
@@ -24,6 +27,8 @@ async def main(url: str) -> None:
     seat, token = table["seats"][0]["seat"], table["seats"][0]["token"]
     ws_url = url.replace("http", "ws", 1) + f"/ws/{table['table']}?token={token}"
     turns, scores = 0, []
+    print(f"table {table['table']}: playing seat {seat} against three bots, who take their time"
+          " (the server's --bot-delay)")
     async with connect(ws_url) as ws:
         async for message in ws:
             frame = json.loads(message)  # {"type": "view", "view": ..., "events": [...]}
@@ -32,6 +37,9 @@ async def main(url: str) -> None:
                 continue
             view = frame["view"]
             scores += [e["scores"] for e in frame["events"] if e["event"] == "GameEnded"]
+            for e in frame["events"]:
+                if e["event"] == "RoundStarted":
+                    print(f"round {e['round']}...", flush=True)
             if view["phase"] == "over":
                 print(f"table {table['table']}, seat {seat}: game over after {view['step']}"
                       f" steps; I took {turns} turns; scores {' '.join(map(str, scores[-1]))}")

@@ -144,6 +144,8 @@ def test_simulate_prints_a_table_and_is_reproducible_whatever_the_jobs(
     assert main([*args, "--jobs", "1", "--out", str(one)]) == 0
     out = capsys.readouterr().out
     assert "heuristic" in out and "95% CI" in out and "12 games, 3 players" in out
+    # The two random slots pooled: their row names the slots, and does not read "all".
+    assert re.search(r"1,2\s*│\s*random \(pooled\)", out) and "│ all" not in out
     assert main([*args, "--jobs", "2", "--out", str(two)]) == 0
     assert main([*args, "--jobs", "1", "--out", str(again)]) == 0
     assert one.read_text() == two.read_text() == again.read_text()
@@ -587,7 +589,6 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(("argv", "prefix"), [
-    ([], "shock-rules: error: "),
     (["fly"], "shock-rules: error: "),
     (["--colour"], "shock-rules: error: "),
     (["demo", "--seed", "x"], "shock-rules demo: error: "),
@@ -614,3 +615,23 @@ def test_a_huge_argument_is_not_echoed(capsys: pytest.CaptureFixture[str]) -> No
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and len(err) < 400
         assert not re.search(r"[^\s'\"]{81,}", err)  # at most 80 characters of input
+
+
+def test_the_command_alone_prints_its_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    out = capsys.readouterr()
+    assert out.out.startswith("usage: shock-rules") and "simulate" in out.out
+    assert out.err == ""
+
+
+@pytest.mark.parametrize("command", ["demo", "play", "simulate", "replay", "serve"])
+def test_each_sub_command_help_opens_with_a_description(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as leaving:
+        main([command, "--help"])
+    assert leaving.value.code == 0
+    lines = capsys.readouterr().out.split("\n\n")
+    # usage, then one sentence saying what the sub-command does, then the arguments.
+    assert lines[0].startswith(f"usage: shock-rules {command}")
+    assert lines[1].strip().endswith(".")
+    assert not lines[1].lstrip().startswith(("options", "positional"))

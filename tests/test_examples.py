@@ -142,3 +142,20 @@ def test_remote_seat_answers_a_view_with_one_of_its_legal_actions() -> None:
         table.act(seat, reply)
     table.act(seat, {**reply, "step": table.step})
     assert table.step > view["step"]  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(("name", "blocked", "extra"), [
+    ("train_random_vs_heuristic.py", "gymnasium", "gymnasium"),
+    ("ws_client.py", "websockets", "server"),
+])
+def test_an_example_without_its_extra_says_which_to_install_in_one_line(
+        name: str, blocked: str, extra: str) -> None:
+    # The extra's package made unimportable, as in an environment without it.
+    code = (f"import sys, runpy; sys.modules[{blocked!r}] = None; sys.argv = [{name!r}];"
+            f" runpy.run_path({str(EXAMPLES / name)!r}, run_name='__main__')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        done.stderr.strip()] and f"pip install 'shock-rules[{extra}]'" in done.stderr
+    assert "Traceback" not in done.stderr

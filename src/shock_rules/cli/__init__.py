@@ -11,7 +11,8 @@
   (:mod:`shock_rules.cli.replay`).
 - ``shock-rules serve [--host H] [--port P] [--db PATH] [--bot-delay S] [--max-tables N]``: the
   table server, with a browser client (:mod:`shock_rules.cli.serve`; the ``[server]`` extra).
-- ``shock-rules --version`` prints ``shock-rules <version>``.
+- ``shock-rules --version`` prints ``shock-rules <version>``; ``shock-rules`` alone prints the
+  help (exit status 0).
 
 ``play`` and ``simulate`` draw with ``rich`` (the ``[cli]`` extra); ``demo`` and ``replay`` need
 nothing but the package.
@@ -58,6 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command with ``argv`` (default: the process arguments); return the exit code."""
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else list(argv)):
+        # Nothing asked for: show what the command can do rather than an error about it.
+        parser.print_help()
+        return 0
     args, extra = parser.parse_known_args(argv)
     if extra:
         # Arguments after a sub-command belong to it: its name starts the error.

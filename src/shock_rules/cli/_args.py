@@ -13,7 +13,7 @@ import argparse
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final, NoReturn, TextIO
 
@@ -149,6 +149,15 @@ def report(command: str | None, message: str, status: int, err: TextIO | None = 
     line = " ".join(message.split())  # one line, whatever the message holds
     print(f"{prog}: error: {clip(line, PATH_LIMIT + 2 * _LINE_LIMIT)}", file=err or sys.stderr)
     return status
+
+
+def result_lines(scores: Sequence[int], best: Sequence[int],
+                 name: Callable[[int], str] = lambda seat: f"seat {seat}") -> list[str]:
+    """Return the two lines that end a game's transcript, worded alike by ``demo``, ``replay``
+    and ``play``: the final scores, then the winner or the winners of a shared victory."""
+    who = ", ".join(name(seat) for seat in sorted(best))
+    return [f"Final scores: {list(scores)}",
+            f"Winner: {who}" if len(best) == 1 else f"Winners (a shared victory): {who}"]
 
 
 def plural(n: int, word: str) -> str:

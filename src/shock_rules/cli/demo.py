@@ -23,14 +23,16 @@ from .._rules.engine import (
     winners,
 )
 from .._rules.state import Phase
-from ._args import common_args, seed_arg
+from ._args import common_args, result_lines, seed_arg
 
 __all__ = ["demo_command", "register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``demo`` sub-command to the command's sub-parsers."""
-    p = sub.add_parser("demo", help="play one random game and print its transcript")
+    p = sub.add_parser("demo", help="play one random game and print its transcript",
+                       description=("Play one random game and print its transcript (nothing to "
+                                    "install but the package)."))
     common_args(p)
     p.add_argument("--seed", type=seed_arg, default=None, help="random seed (default: random)")
     p.add_argument("--withdraw-rate", type=float, default=0.08,
@@ -66,8 +68,5 @@ def demo_command(players: int, variant: Variant, seed: int | None, withdraw_rate
         state = apply(state, action)
         for line in narrate(state):
             print(line, file=out)
-    best = sorted(winners(state))
-    print(f"\nFinal scores: {list(scores(state))}; "
-          + ("winner: " if len(best) == 1 else "winners (a shared victory): ")
-          + ", ".join(f"seat {s}" for s in best), file=out)
+    print("", *result_lines(scores(state), sorted(winners(state))), sep="\n", file=out)
     return 0

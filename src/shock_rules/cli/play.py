@@ -102,7 +102,8 @@ class _Quit(Exception):
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` sub-command to the command's sub-parsers."""
-    p = sub.add_parser("play", help="play in the terminal against bots")
+    p = sub.add_parser("play", help="play in the terminal against bots",
+                       description="Play in the terminal against bots (the [cli] extra).")
     common_args(p)
     p.add_argument("--seat", type=seat_arg, default=0, help="your seat (default 0)")
     p.add_argument("--bots", type=bots_arg, default=["heuristic"],

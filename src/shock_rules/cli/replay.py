@@ -29,7 +29,7 @@ from .._rules.edition import Edition
 from .._rules.events import CardPlayed
 from .._rules.state import Phase, State
 from ..record import GameRecord, parse_record, record_from_json, replay
-from ._args import PROG, clip_message, path_text, quote, report
+from ._args import PROG, clip_message, path_text, quote, report, result_lines
 
 __all__ = ["MAX_BYTES", "MAX_LINE", "ReplayError", "load_record", "register", "replay_command"]
 
@@ -59,7 +59,9 @@ class ReplayError(Exception):
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``replay`` sub-command to the command's sub-parsers."""
-    p = sub.add_parser("replay", help="print the transcript of a saved game record")
+    p = sub.add_parser("replay", help="print the transcript of a saved game record",
+                       description=("Print the transcript of a saved game record, all at once or "
+                                    "trick by trick."))
     p.add_argument("record", metavar="RECORD",
                    help="a game record file, text or JSON ('-': standard input)")
     p.add_argument("--step", action="store_true",
@@ -182,13 +184,9 @@ def _names(record: GameRecord, seat: int) -> str:
 
 def _ending(record: GameRecord, end: State, out: TextIO) -> None:
     if end.phase is Phase.OVER:
-        print(f"\nFinal scores: {list(end.in_bag)}", file=out)
         best = [s for s in range(record.config.players) if end.in_bag[s] == max(end.in_bag)]
-        if len(best) == 1:
-            print(f"Winner: {_names(record, best[0])}", file=out)
-        else:
-            print("Winners (a shared victory): " + ", ".join(_names(record, s) for s in best),
-                  file=out)
+        print("", *result_lines(end.in_bag, best, lambda s: _names(record, s)), sep="\n",
+              file=out)
     else:
         print(f"\nThe record stops before the end of the game (round {end.round}, "
               f"trick {end.trick_number}); bags: {list(end.in_bag)}", file=out)

@@ -64,7 +64,9 @@ def _special(path: str) -> str | None:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``serve`` sub-command to the command's sub-parsers."""
-    p = sub.add_parser("serve", help="run the table server (browser client and WebSockets)")
+    p = sub.add_parser("serve", help="run the table server (browser client and WebSockets)",
+                       description=("Run the table server: a browser client and a WebSocket API "
+                                    "(the [server] extra)."))
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=_port, default=8000, help="the port (default 8000)")

@@ -63,7 +63,11 @@ def print_table(doc: dict[str, Any], out: TextIO) -> None:
                  if sum(1 for s in doc["slots"] if s["bot"] == b["bot"]) > 1]
     for r in rows:
         lo, hi = r["ci95"]
-        table.add_row(r["slot"], r["bot"], _pct(r["win_rate"]), f"{_pct(lo)}-{_pct(hi)}",
+        slot, bot = r["slot"], r["bot"]
+        if slot == "all":  # a bot in several slots, pooled: name the slots it sums up
+            slot = ",".join(str(s["slot"]) for s in doc["slots"] if s["bot"] == bot)
+            bot = f"{bot} (pooled)"
+        table.add_row(slot, bot, _pct(r["win_rate"]), f"{_pct(lo)}-{_pct(hi)}",
                       f"{r['mean_score']:.1f}", f"{r['withdrawals_per_game']:.2f}",
                       f"{r['shocks_per_game']:.2f}")
     console.print(table)
@@ -119,7 +123,9 @@ def simulate_command(players: int, variant: Variant, names: Sequence[str], games
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``simulate`` sub-command to the command's sub-parsers."""
-    p = sub.add_parser("simulate", help="play many games between bots and compare them")
+    p = sub.add_parser("simulate", help="play many games between bots and compare them",
+                       description=("Play many games between bots and compare them, with 95% "
+                                    "confidence intervals."))
     common_args(p)
     p.add_argument("--games", type=positive_arg("--games"), default=200,
                    help="number of games (default 200)")
