@@ -344,7 +344,8 @@ def test_play_offers_withdrawals_as_one_entry_that_asks_which_card(
     out = capsys.readouterr().out
     first_menu = out[out.index("   1. "):out.index("seat 0, your action [")]
     entries = [line for line in first_menu.splitlines() if line.strip()]
-    hand = out[out.index("your hand: "):].split("\n", 1)[0].split()[2:]
+    # The hand's cards, without their marks (◆ gem icon, ☠ poison, ⚗ potion).
+    hand = [c.rstrip("◆☠⚗") for c in out[out.index("your hand: "):].split("\n", 1)[0].split()[2:]]
     # One entry per card to play, and one for withdrawing: not twice the hand.
     assert len(entries) == len(hand) + 1
     assert entries[-1].strip().startswith(f"{len(hand) + 1}. withdraw (bank your gems")
@@ -635,3 +636,24 @@ def test_each_sub_command_help_opens_with_a_description(
     assert lines[0].startswith(f"usage: shock-rules {command}")
     assert lines[1].strip().endswith(".")
     assert not lines[1].lstrip().startswith(("options", "positional"))
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_play_draws_a_header_that_fits_and_marks_the_hand(
+        columns: int, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    _stdin(monkeypatch, "quit\n")
+    assert main(["play", "--seed", "3", "--fast"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Round 1/5, trick 1"))
+    # The header's two lines, each whole: no phrase broken across lines.
+    assert lines[start] == "Round 1/5, trick 1 · trump 2D (diamonds)"
+    assert lines[start + 1] == ("chest: 24 cards (poisons: bee 2, jellyfish 2, spider 2)"
+                                " · centre: -")
+    assert all(len(line) <= columns for line in lines[start:start + 2])
+    # The trick names the seat of each card; the hand marks gem icons, poisons and potions.
+    trick = next(line for line in lines if line.startswith("trick: "))
+    assert trick == "trick: seat 3: 10C (0 gems)"
+    hand = next(line for line in lines if line.startswith("your hand: "))
+    assert hand == "your hand: 4H◆ 7H☠ 10H 6S 9S 6D 9D 10D 8C"

@@ -35,6 +35,7 @@ from .._notation.transcript import describe_event
 from .._rules.actions import Action, ActionKind
 from .._rules.cards import Card, Suit
 from .._rules.config import GameConfig, Variant
+from .._rules.edition import Edition
 from .._rules.engine import apply, new_game, sample_chance, winners
 from .._rules.events import CardDealt, Event, RoundStarted
 from .._rules.state import CHANCE_PHASES, Phase, State, Status
@@ -90,7 +91,8 @@ The table, one row per seat ('>' marks the seat to act):
   void             suits it showed it lacks this round by not following suit
 Above the table: the round and trick, the trump card, the chest deck (cards left and the
 poisons among them) and the chest cards in the centre. Below it: the trick so far, each card
-with the gems on it, and your hand."""
+with the seat that played it and the gems on it, and your hand, where ◆ marks a gem icon
+(a gem on the card when you play it face up), ☠ a poison and ⚗ a potion."""
 
 _SUIT_STYLE: Final = {Suit.HEARTS: "red", Suit.DIAMONDS: "magenta", Suit.SPADES: "blue",
                       Suit.CLUBS: "green"}
@@ -138,6 +140,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def _card(card: Card) -> str:
     return f"[{_SUIT_STYLE[card.suit]}]{card}[/]"
+
+
+def _marks(edition: Edition, card: Card) -> str:
+    """Return a card's marks in the hand: ◆ per gem icon (K33), ☠ for a poison, ⚗ for a potion."""
+    return ("◆" * edition.icons(card) + ("☠" if edition.poison_type(card) else "")
+            + ("⚗" if edition.is_potion(card) else ""))
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -285,9 +293,10 @@ class _Game:
                 poisons_left[c.poison] = poisons_left.get(c.poison, 0) + 1
         left = ", ".join(f"{k} {n}" for k, n in sorted(poisons_left.items())) or "none"
         centre = " ".join(str(c) for c in v.chest_centre) or "-"
-        self.print(f"\n[bold]Round {v.round}/5, trick {v.trick_number}[/]  trump {trump}  "
-                   f"chest deck {plural(v.chest_deck_size, 'card')} (poisons left: {left})  "
-                   f"centre {centre}")
+        # Two short lines rather than one that a terminal of 80 columns breaks mid-phrase.
+        self.print(f"\n[bold]Round {v.round}/5, trick {v.trick_number}[/] · trump {trump}")
+        self.print(f"chest: {plural(v.chest_deck_size, 'card')} (poisons: {left})"
+                   f" · centre: {centre}")
         table = Table(show_edge=False, pad_edge=False)
         for col in ("seat", "player", "status", "hand", "on bag", "in bag", "poisons",
                     "potions", "void"):
@@ -304,12 +313,13 @@ class _Game:
                 "".join(x.letter for x in s.void_suits) or "-")
         self.console.print(table)
         trick = "  ".join(
-            f"{p.seat}: " + ((_card(p.card) if p.face_up else f"{p.card} face down")
+            f"seat {p.seat}: " + ((_card(p.card) if p.face_up else f"{p.card} face down")
                              if p.card is not None else "face down")
             + f" ({plural(p.gems, 'gem')})"
             for p in v.trick) or "(no card yet)"
         self.print(f"trick: {trick}")
-        self.print(f"your hand: {_cards(v.hand)}")
+        ed = v.config.edition
+        self.print("your hand: " + " ".join(_card(c) + _marks(ed, c) for c in v.hand))
 
     def show_events(self, state: State) -> None:
         v = view(state, self.me)
