@@ -1,4 +1,4 @@
-"""Shared test configuration: Hypothesis profiles.
+"""Shared test configuration: Hypothesis profiles, and a slow machine's allowance for Ray.
 
 ``HYPOTHESIS_PROFILE=ci`` (set by ``.ci/run``) runs enough examples to matter, derandomized so
 that the gate gives the same verdict on the same code; the default ``dev`` profile is quicker
@@ -20,3 +20,11 @@ settings.register_profile(
     "dev", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# The Ray tests start Ray embedded (and a subprocess or two). On a loaded machine its GCS may
+# take longer to come up than Ray's defaults allow (30 s for the GCS port, 5 s per connection
+# attempt), which failed a run with "Timed out while waiting for GCS to become available". Ray
+# reads these RAY_* settings from the environment of the processes it starts; a value set by
+# the person running the tests wins.
+os.environ.setdefault("RAY_gcs_server_port_wait_time_s", "180")
+os.environ.setdefault("RAY_gcs_rpc_server_connect_timeout_s", "60")
