@@ -8,8 +8,11 @@ in ``benchmarks/``, never in pass/fail tests.
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -28,3 +31,17 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 # the person running the tests wins.
 os.environ.setdefault("RAY_gcs_server_port_wait_time_s", "180")
 os.environ.setdefault("RAY_gcs_rpc_server_connect_timeout_s", "60")
+
+
+@pytest.fixture
+def frozen_heap() -> Iterator[None]:
+    """Leave every object made before the test out of the garbage collector's passes
+    (``gc.freeze``) until it ends: a test that calls ``gc.collect()`` hundreds of times, so that
+    freed memory is reused at once, then scans only its own objects, not the whole suite's heap
+    (about 0.1 s a call late in a run). What it collects is the same."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

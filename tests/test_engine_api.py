@@ -163,7 +163,8 @@ def test_the_public_api_is_pinned() -> None:
 
 
 @pytest.mark.rule("DEAL-4")
-def test_chest_outcomes_follow_each_games_own_chest_across_many_editions() -> None:
+def test_chest_outcomes_follow_each_games_own_chest_across_many_editions(
+        frozen_heap: None) -> None:
     # Regression: a cache of chest outcomes keyed by the identity of a config's tables served
     # another edition's cards once those tables were freed and the identity reused.
     hands = ["2H 3H 4H 5H 6H 7H 8H 9H 10H", "2S 3S 4S 5S 6S 7S 8S 9S 10S",

@@ -18,7 +18,8 @@ from shock_rules._rules.state import unchecked_replace
 
 @pytest.mark.rule("DEAL-4")
 @pytest.mark.rule("DEAL-1")
-def test_chest_outcomes_belong_to_the_games_own_edition_after_many_editions() -> None:
+def test_chest_outcomes_belong_to_the_games_own_edition_after_many_editions(
+        frozen_heap: None) -> None:
     base = Edition.default().to_dict()
     for i in range(300):  # far more editions than any cache of configs holds
         data = dict(base)
