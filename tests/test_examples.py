@@ -159,3 +159,30 @@ def test_an_example_without_its_extra_says_which_to_install_in_one_line(
     assert done.stderr.strip().splitlines() == [
         done.stderr.strip()] and f"pip install 'shock-rules[{extra}]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("module", "blocked", "extra"), [
+    ("shock_rules.envs.pettingzoo", "pettingzoo", "pettingzoo"),
+    ("shock_rules.envs.gymnasium", "gymnasium", "gymnasium"),
+    ("shock_rules.envs.openspiel", "pyspiel", "openspiel"),
+    ("shock_rules.server", "starlette", "server"),
+])
+def test_a_module_without_its_extra_names_the_pip_command(
+        module: str, blocked: str, extra: str) -> None:
+    code = f"import sys; sys.modules[{blocked!r}] = None; import {module}"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == (f"ImportError: {module} needs {blocked}, which is not installed:"
+                    f" pip install 'shock-rules[{extra}]'")
+    # One error, not a chain of two ("During handling of the above exception...").
+    assert done.stderr.count("Traceback") == 1
+
+
+def test_a_fault_inside_an_adapter_is_not_taken_for_a_missing_extra() -> None:
+    from shock_rules._errors import missing_extra
+    inner = ImportError("cannot import name 'x' from 'shock_rules.envs._encoding'",
+                        name="shock_rules.envs._encoding")
+    assert missing_extra("shock_rules.envs.gymnasium", "gymnasium", inner,
+                         frozenset({"gymnasium"})) is inner

@@ -154,6 +154,18 @@ class InvalidArgumentError(ShockError, ValueError, TypeError):
     """
 
 
+def missing_extra(module: str, extra: str, exc: ImportError,
+                  packages: frozenset[str]) -> ImportError:
+    """Return the one-line error of a module imported without its extra's package (``exc``
+    names it), or ``exc`` itself when the missing module is none of the extra's ``packages``
+    (a real fault, to surface as it is)."""
+    name = (exc.name or "").partition(".")[0]
+    if name not in packages:
+        return exc
+    return ImportError(f"{module} needs {name}, which is not installed:"
+                       f" pip install 'shock-rules[{extra}]'")
+
+
 def check_seat(seat: object, players: int) -> int:
     """Return ``seat`` if it is a seat of a game of ``players`` (an integer 0 to
     ``players - 1``; not a bool, not a negative index from the end); else raise

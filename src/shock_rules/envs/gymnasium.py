@@ -35,11 +35,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-
-from .._errors import ConfigError, IllegalActionError, check_bool, quoted
+from .._errors import ConfigError, IllegalActionError, check_bool, missing_extra, quoted
 from .._info.view import view
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import apply, is_chance, is_terminal, legal_actions, new_game, sample_chance
@@ -47,8 +43,19 @@ from .._rules.state import State
 from ..bots import Bot, make_bot
 from ._encoding import NUM_ACTIONS, EncodingError, action_mask, action_of, encode
 from ._rewards import check_reward, final_rewards
-from ._spaces import observation_box
 from ._text import table_text
+
+# The extra's packages, after the package's own modules so that a missing one can be named
+# with the pip command that installs it.
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+
+    from ._spaces import observation_box  # (Gymnasium's spaces)
+except ImportError as exc:
+    raise missing_extra("shock_rules.envs.gymnasium", "gymnasium", exc,
+                        frozenset({"gymnasium", "numpy"})) from None
 
 __all__ = ["ENV_ID", "ShockRulesEnv"]
 

@@ -39,10 +39,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Final
 
-import numpy as np
-import pyspiel
-
-from .._errors import ConfigError, IllegalActionError, check_bool, quoted
+from .._errors import ConfigError, IllegalActionError, check_bool, missing_extra, quoted
 from .._info.view import view
 from .._notation.position import format_position
 from .._rules.actions import DEAL, LEADER, TRUMP, Action, ActionKind
@@ -62,6 +59,15 @@ from .._rules.tables import tables_for
 from ._encoding import NUM_ACTIONS, action_index, action_of, encode, layout, observation_size
 from ._rewards import final_rewards, reward_bounds
 from ._text import table_text
+
+# The extra's packages, after the package's own modules so that a missing one can be named
+# with the pip command that installs it.
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as exc:
+    raise missing_extra("shock_rules.envs.openspiel", "openspiel", exc,
+                        frozenset({"numpy", "pyspiel"})) from None
 
 __all__ = ["GAME_NAME", "ShockRulesGame", "ShockRulesState", "chance_id", "chance_of"]
 

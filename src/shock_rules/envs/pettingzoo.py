@@ -35,20 +35,34 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-
-from .._errors import ConfigError, IllegalActionError, InvalidArgumentError, check_bool, quoted
+from .._errors import (
+    ConfigError,
+    IllegalActionError,
+    InvalidArgumentError,
+    check_bool,
+    missing_extra,
+    quoted,
+)
 from .._info.view import spectator_view, view
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import apply, is_chance, is_terminal, new_game, sample_chance
 from .._rules.state import State
 from ._encoding import NUM_ACTIONS, action_mask, action_of, encode
 from ._rewards import check_reward, final_rewards
-from ._spaces import observation_box
 from ._text import table_text
+
+# The extra's packages, after the package's own modules so that a missing one can be named
+# with the pip command that installs it.
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+
+    from ._spaces import observation_box  # (Gymnasium's spaces)
+except ImportError as exc:
+    raise missing_extra("shock_rules.envs.pettingzoo", "pettingzoo", exc,
+                        frozenset({"gymnasium", "numpy", "pettingzoo"})) from None
 
 __all__ = ["UnknownAgentError", "env", "raw_env"]
 

@@ -15,11 +15,19 @@ with bots, a browser client and every action kept in SQLite. Needs the ``[server
 
 from __future__ import annotations
 
+from .._errors import missing_extra
 from .._public import publish
-from ._app import Limits, create_app
-from ._run import ListenError, RedactTokens, listen, serve
 from ._store import SQLiteStore, Store, StoredAction, StoredTable, token_hash
 from ._tables import draw_rng
+
+# The extra's packages, after the package's own modules so that a missing one can be named
+# with the pip command that installs it.
+try:
+    from ._app import Limits, create_app
+    from ._run import ListenError, RedactTokens, listen, serve
+except ImportError as exc:
+    raise missing_extra("shock_rules.server", "server", exc,
+                        frozenset({"anyio", "starlette", "uvicorn", "websockets"})) from None
 
 __all__ = [
     "Limits",
