@@ -1213,6 +1213,7 @@
         $("lobby").hidden = true;
         client.table = game.table;
         connect(game.transport);
+        $("keys-button").hidden = false;
         return;
       }
       const response = await fetch("/api/tables", {
@@ -1297,6 +1298,8 @@
       connect(socketTransport(client.table, client.token));
     } else {
       $("lobby").hidden = false;
+      // The keys play a table; the lobby has nothing for them to do.
+      $("keys-button").hidden = true;
       $("players").addEventListener("change", seatChoices);
       $("create-form").addEventListener("submit", createTable);
       seatChoices();
