@@ -8,6 +8,7 @@ pure state machine (M5). See ``docs/melvin/index.md`` for the clauses.
 True
 """
 
+from ._bots import Bot, RandomBot, ReactionBot, simulate
 from ._cards import (
     PENALTIES,
     SPECIALS,
@@ -50,10 +51,11 @@ from ._engine import (
 from ._view import View, spectator_view, view
 
 __all__ = [
-    "PENALTIES", "SPECIALS", "Action", "Amuleto", "Award", "AwardWindow", "ChooseDealer",
+    "PENALTIES", "SPECIALS", "Action", "Amuleto", "Award", "AwardWindow", "Bot", "ChooseDealer",
     "DrawGem", "DrawPenalty", "Edition", "Event", "Flip", "GameConfig", "Oculos", "Orcolar",
-    "Reveal", "Slap", "State", "Toalha", "View", "apply", "chance_outcomes", "check_state",
+    "RandomBot", "ReactionBot", "Reveal", "Slap", "State", "Toalha", "View", "apply",
+    "chance_outcomes", "check_state",
     "gem_value", "is_chance", "is_terminal", "legal_actions", "load_edition", "match_shows",
     "new_game", "parse_action", "random_playout", "resolve_chance", "sample_chance", "scores",
-    "spectator_view", "view", "winners",
+    "simulate", "spectator_view", "view", "winners",
 ]
