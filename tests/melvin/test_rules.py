@@ -131,6 +131,8 @@ def test_award_keeps_one_and_gives_the_other_to_a_seat_in_the_game() -> None:
     assert mk.Award(0, "G3", 2) in awards and mk.Award(0, "G3", 0) not in awards
     s = play(s, "0 award G3 give 2")
     assert s.gems[0] == ("G3",) and s.gems[2] == ("G1",)
+    assert "seat 2 receives G1" in mk.view(s, 2).events
+    assert not [e for e in mk.view(s, 2).events if "G3" in e]  # MK-INFO-1
     assert mk.scores(s)[:3] == (3, 0, 1)
 
 

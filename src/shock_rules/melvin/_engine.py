@@ -320,7 +320,7 @@ def _end_check(state: State, events: list[Event]) -> State:
     if (state.award is None and state.pending is None and not state.transfers
             and _mover(state) is None and not match_shows(state) and not state.over):
         events.append(Event("no card left to turn up: the game ends"))
-        return replace(state, over=True)
+        return replace(state, over=True, oculos=())  # M26: the end closes everything
     return state
 
 
@@ -398,8 +398,9 @@ def _award(state: State, act: Award, events: list[Event]) -> State:
         assert act.give is not None
         gems[act.give] = _sorted_add(gems[act.give], rest[0])
         events.append(Event(f"seat {act.seat} keeps a Gem card, gives one to seat {act.give}"))
-        events.append(Event(f"seat {act.seat} keeps {act.keep}, gives {rest[0]}",
-                            (act.seat, act.give)))
+        # M14: each seat sees its own Gem cards only, so the receiver does not learn the kept one.
+        events.append(Event(f"seat {act.seat} keeps {act.keep}, gives {rest[0]}", (act.seat,)))
+        events.append(Event(f"seat {act.give} receives {rest[0]}", (act.give,)))
     else:
         events.append(Event(f"seat {act.seat} keeps the last Gem card"))
     w = aw.winner
