@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from importlib import resources
 
 import pytest
 from hypothesis import given, settings
@@ -47,3 +48,16 @@ def test_a_view_document_holds_no_other_seats_gem_cards() -> None:
     doc = json.loads(mk.view_to_json(mk.view(s, 1)))
     assert doc["gems"] == [None, ["G1"], None, None]
     assert doc["penalties"][1] == ["Olho"]
+
+
+@pytest.mark.rule("MK-INFO-1")
+@settings(max_examples=5, deadline=None)
+@given(st.integers(3, 6), st.integers(0, 2**32 - 1))
+def test_view_documents_match_the_shipped_schema(n: int, seed: int) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(resources.files("shock_rules.melvin").joinpath(
+        "schemas", "view.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    for state in walk(n, seed):
+        for seat in [None, *range(n)]:
+            validator.validate(json.loads(mk.view_to_json(mk.view(state, seat))))
