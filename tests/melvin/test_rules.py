@@ -306,3 +306,37 @@ def test_random_games_end_with_winners_in_the_game(players: int) -> None:
         assert mk.is_terminal(final)
         mk.check_state(final)
         assert all(final.in_game[w] for w in mk.winners(final))
+
+
+@pytest.mark.rule("MK-SPECIAL-2")
+@pytest.mark.rule("MK-SPECIAL-3")
+def test_only_the_first_orcolar_or_amuleto_counts() -> None:
+    s = _with_special(_with_special(_match(), 3, "Orcolar"), 1, "Amuleto")
+    s = play(s, "0 slap", "gem G1", "gem G2")
+    assert mk.Amuleto(1) in mk.legal_actions(s, 1) and mk.Orcolar(0) not in mk.legal_actions(s)
+    s = play(s, "3 orcolar")
+    assert mk.Amuleto(1) not in mk.legal_actions(s, 1)
+
+
+@pytest.mark.rule("MK-SPECIAL-1")
+@pytest.mark.rule("MK-HIDDEN-1")
+def test_toalha_from_a_shuffled_pile_reveals_faces_by_chance_seen_by_nobody() -> None:
+    s = _with_special(dealt(4), 1, "Toalha")
+    s = play(s, "0 slap", "penalty Mao")  # a wrong slap, so the award window is not needed
+    s = play(s, "1 toalha 2")
+    assert mk.is_chance(s)
+    assert sum(p for _, p in mk.chance_outcomes(s)) == 1
+    before = s.draw_size(1)
+    for face in ("reveal V3", "reveal V3", "reveal V9"):
+        s = play(s, face)
+    assert not mk.is_chance(s) and s.known[1][-3:] == (3, 3, 9)
+    assert s.draw_size(1) == before + 3
+    for seat in [None, 0, 1, 2, 3]:
+        assert not [e for e in mk.view(s, seat).events if "V" in e]  # M30: nobody sees them
+
+
+@pytest.mark.rule("MK-SPECIAL-1")
+@pytest.mark.rule("MK-SLAP-2")
+def test_toalha_may_be_played_in_an_award_window() -> None:
+    s = play(_with_special(_match(), 3, "Toalha"), "0 slap", "gem G1", "gem G2")
+    assert mk.Toalha(3, 1) in mk.legal_actions(s, 3)
