@@ -9,7 +9,12 @@ from fractions import Fraction
 import pytest
 
 from shock_rules import melvin as mk
-from shock_rules._errors import ConfigError, IllegalActionError, InvalidNotationError
+from shock_rules._errors import (
+    ConfigError,
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidNotationError,
+)
 
 from ._helpers import dealt, known, play
 
@@ -74,6 +79,13 @@ def test_bad_inputs_raise_typed_errors() -> None:
         mk.apply(s, mk.Flip(2))
     with pytest.raises(InvalidNotationError):
         mk.parse_action("1 jump")
+    chance = mk.apply(s, mk.Flip(1))
+    with pytest.raises(IllegalActionError, match="chance"):
+        mk.apply(chance, mk.Slap(2))
+    with pytest.raises(IllegalActionError, match="chance"):
+        mk.apply(s, mk.Reveal(3))  # not a chance state: a reveal is nobody's action
+    with pytest.raises(InvalidArgumentError):
+        mk.legal_actions(s, 9)
 
 
 @pytest.mark.rule("MK-TURN-1")

@@ -18,6 +18,7 @@ from shock_rules._errors import IllegalActionError, InvalidArgumentError, Invali
 
 from ._cards import (
     ACTION_TYPES,
+    CHANCE_TYPES,
     Action,
     Amuleto,
     Award,
@@ -466,6 +467,8 @@ def apply(state: State, action: Action) -> State:
 
 
 def _why(state: State, action: Action) -> str:
+    if isinstance(action, CHANCE_TYPES):
+        return "it is a chance outcome and no chance step is pending"
     seat = getattr(action, "seat", None)
     if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
         return "no such seat"
