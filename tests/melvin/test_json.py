@@ -31,7 +31,8 @@ def test_states_and_actions_round_trip(n: int, seed: int) -> None:
 @pytest.mark.rule("MK-CONS-1")
 @pytest.mark.parametrize("change", [
     {"pool": [9] * 12}, {"players": 2}, {"gems": [["G9"], [], [], []]}, {"hidden": "x"},
-    {"format": "other"}, {"surprise": 1}, {"pending": ["flip", 1]},
+    {"format": "other"}, {"surprise": 1}, {"pending": ["flip", 1]}, {"turn": 9},
+    {"pending": ["flip", 9, True]}, {"pending": ["gem"]}, {"oculos": [1]}, {"flipped": 2},
 ])
 def test_impossible_state_documents_are_refused(change: dict[str, object]) -> None:
     doc = json.loads(mk.state_to_json(dealt()))

@@ -604,3 +604,39 @@ def check_state(state: State) -> None:
         raise InvalidStateError("Penalty cards are not conserved (M16)")
     if sum(state.in_game) < 2 or (sum(state.in_game) <= 2 and not state.over):
         raise InvalidStateError("too few players in the game (M15)")
+    # Seats and counters that apply() indexes with: checked so that a document read from
+    # outside (state_from_json) can never make a step fail with an IndexError.
+    seats = range(n)
+    if state.turn not in seats or state.flipped not in (0, 1) or (
+            state.dealer is not None and state.dealer not in seats):
+        raise InvalidStateError("turn, dealer or cards turned this turn out of range")
+    stamps = [c for d in state.discards for _, c in d]
+    if any(not 1 <= c <= state.clock for c in stamps) or len(set(stamps)) != len(stamps):
+        raise InvalidStateError("discard stamps out of order")
+    if any(src not in seats or dst not in seats for src, dst in state.transfers):
+        raise InvalidStateError("a transfer names no seat")
+    if any(s not in seats or state.in_game[s] for s in state.oculos):
+        raise InvalidStateError("an Óculos Geek target must be an eliminated seat (M26)")
+    p = state.pending
+    if p is not None and p[0] in ("flip", "penalty"):
+        who = p[1]
+        if type(who) is not int or who not in seats or not state.in_game[who]:
+            raise InvalidStateError("a pending chance step names no seat in the game")
+        if p[0] == "flip" and not state.hidden[who]:
+            raise InvalidStateError("a pending turn-up from a pile with no unseen card")
+    drawing = state.award is not None and len(state.award.drawn) < state.award.to_draw
+    if (p == ("gem",)) != drawing:
+        raise InvalidStateError("a pending Gem draw without an award window, or the reverse")
+    if p == ("move",) and not state.transfers:
+        raise InvalidStateError("a pending move without a transfer")
+    if p is None and state.transfers:
+        raise InvalidStateError("transfers left without a pending move")
+    aw = state.award
+    if aw is not None and (
+            aw.winner not in seats or aw.maker not in seats or aw.taker not in seats
+            or not state.in_game[aw.winner] or not state.in_game[aw.taker]
+            or not 1 <= aw.to_draw <= 2 or len(aw.drawn) > aw.to_draw
+            or (aw.taker != aw.winner) != aw.special_played or not state.discards[aw.maker]):
+        raise InvalidStateError("an impossible award window")
+    if state.over and (p is not None or aw is not None):
+        raise InvalidStateError("a finished game with a step pending")
