@@ -625,11 +625,12 @@ def test_the_command_alone_prints_its_help(capsys: pytest.CaptureFixture[str]) -
     assert out.err == ""
 
 
-@pytest.mark.parametrize("command", ["demo", "play", "simulate", "replay", "serve"])
+@pytest.mark.parametrize("command", ["demo", "play", "simulate", "replay", "serve", "melvin",
+                                     "melvin demo", "melvin simulate"])
 def test_each_sub_command_help_opens_with_a_description(
         command: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as leaving:
-        main([command, "--help"])
+        main([*command.split(), "--help"])
     assert leaving.value.code == 0
     lines = capsys.readouterr().out.split("\n\n")
     # usage, then one sentence saying what the sub-command does, then the arguments.

@@ -15,7 +15,7 @@ ROOT = Path(shock_rules.__file__).parent
 # a cycle) and the layers below it.
 LAYERS: list[tuple[str, ...]] = [
     ("_errors", "_public"),
-    ("_rules",),
+    ("_rules", "melvin"),  # melvin: the second game, a rules layer of its own (only _errors below)
     ("_info", "_notation"),
     ("_json",),
     ("record",),

@@ -58,6 +58,16 @@ def test_every_clause_is_cited_by_a_test() -> None:
     assert not missing, f"{len(missing)} clause(s) have no test citing them: " + ", ".join(missing)
 
 
+def test_melvin_vs_kronk_clauses_and_citations_match() -> None:
+    # The second game's specification (docs/melvin) and its tests (tests/melvin) are checked
+    # the same way, apart from Shock!'s.
+    rep = report(ROOT / "docs" / "melvin", TESTS / "melvin", ROOT)
+    assert rep.clauses and all(c.id.startswith("MK-") for c in rep.clauses)
+    assert not rep.problems, "\n".join(rep.problems)
+    assert not rep.unknown, [f"{c.test} cites {c.clause}" for c in rep.unknown]
+    assert not rep.missing, f"Melvin clauses no test cites: {', '.join(rep.missing)}"
+
+
 # -- the parser itself ------------------------------------------------------------------------
 
 

@@ -11,6 +11,8 @@
   (:mod:`shock_rules.cli.replay`).
 - ``shock-rules serve [--host H] [--port P] [--db PATH] [--bot-delay S] [--max-tables N]``: the
   table server, with a browser client (:mod:`shock_rules.cli.serve`; the ``[server]`` extra).
+- ``shock-rules melvin demo|simulate [--players N] [--seed S] [--games N]``: Melvin Vs.
+  Kronk, the second game (:mod:`shock_rules.cli.melvin`).
 - ``shock-rules --version`` prints ``shock-rules <version>``; ``shock-rules`` alone prints the
   help (exit status 0).
 
@@ -38,7 +40,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import demo, play, replay, serve, simulate
+from . import demo, melvin, play, replay, serve, simulate
 from ._args import PROG, Parser, version_text
 
 __all__ = ["build_parser", "main"]
@@ -51,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=version_text(),
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for module in (demo, play, simulate, replay, serve):
+    for module in (demo, play, simulate, replay, serve, melvin):
         module.register(sub)
     return parser
 
