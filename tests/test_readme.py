@@ -28,3 +28,13 @@ def test_readme_shows_exactly_two_setup_commands() -> None:
     assert len(commands) == 2
     assert "shock-rules" in commands[0]
     assert "pytest" in commands[1]
+
+
+def test_the_readme_is_short_and_names_nothing_of_one_machine_or_one_session() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 150
+    # Narratives of one session belong nowhere; benchmark details go to docs/performance.md.
+    assert not re.search(r"\b[0-9a-f]{7,40}\b", text), "a commit id"
+    assert "/tmp/" not in text, "a path of one machine"
+    assert not re.search(r"\bissues?\b", text, flags=re.I), "a reference to an issue"
+    assert "docs/performance.md" in text
