@@ -1,6 +1,6 @@
-"""The in-page host of the browser build (web/src/host.py), run here in CPython: it cannot import
-the server (which needs Starlette), so it repeats the server's reading of a bots field and of
-an action frame; these tests hold the copies to the originals, and play a game through it."""
+"""The in-page host of the browser build (web/src/host.py), run here in CPython: it reads a bots
+field and an action frame with the server's own functions (from shock_rules.protocol, which
+needs no Starlette); these tests hold its answers to the server's, and play a game through it."""
 
 from __future__ import annotations
 
@@ -16,8 +16,7 @@ import pytest
 pytest.importorskip("starlette")
 
 import shock_rules as sr
-from shock_rules.protocol import Table
-from shock_rules.server._tables import MAX_MCTS_ITERATIONS, read_bots, read_frame
+from shock_rules.protocol import MAX_MCTS_ITERATIONS, Table, read_bots, read_frame
 
 HOST_PY = Path(__file__).resolve().parents[2] / "web" / "src" / "host.py"
 
@@ -52,8 +51,9 @@ FRAMES = [
 
 @pytest.mark.parametrize("text", FRAMES)
 def test_the_host_reads_an_action_frame_as_the_server(host: ModuleType, text: str) -> None:
+    assert host.read_frame is read_frame  # the server's own function, not a copy
     expected = _outcome(read_frame, text)
-    assert _outcome(host._read_frame, text) == expected
+    assert _outcome(host.read_frame, text) == expected
     if expected[0] != "ok":
         assert expected[0] in {"InvalidStateError", "InvalidNotationError"}
 
@@ -68,8 +68,9 @@ BOT_FIELDS: list[tuple[int, object]] = [
 @pytest.mark.parametrize(("players", "bots"), BOT_FIELDS)
 def test_the_host_reads_a_bots_field_as_the_server(host: ModuleType, players: int,
                                                    bots: object) -> None:
-    assert host.MAX_MCTS_ITERATIONS == MAX_MCTS_ITERATIONS
-    ours, theirs = _outcome(host._bots, players, bots), _outcome(read_bots, players, bots)
+    assert host.read_bots is read_bots  # the server's own function, not a copy
+    in_page = _outcome(lambda p, b: host.read_bots(p, b, host="this page"), players, bots)
+    ours, theirs = in_page, _outcome(read_bots, players, bots)
     assert ours[1] == theirs[1]
     assert (ours[0] == "ok") == (theirs[0] == "ok")
 

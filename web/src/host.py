@@ -7,9 +7,8 @@ documents on the wire: a ``"view"`` frame (the seat's view and the events since 
 after every change, an ``"error"`` document for a refused message. local.js calls it and paces
 the bots; nothing here touches the page.
 
-The server's own helpers cannot be imported here: ``shock_rules.server`` imports Starlette,
-which the page does not ship. The few lines of them this host needs (reading a bots field and
-an action frame) are repeated below, with the same messages.
+``shock_rules.server`` imports Starlette, which the page does not ship; the bots field and the
+action frames are read by the same functions the server uses, from ``shock_rules.protocol``.
 """
 
 from __future__ import annotations
@@ -18,76 +17,19 @@ import json
 import random
 import secrets
 import time
-from collections.abc import Mapping
 
 import shock_rules as sr
-from shock_rules.bots import BOTS, Bot, MCTSBot, make_bot
+from shock_rules.bots import Bot, make_bot
 from shock_rules.protocol import (
     BadSeatError,
+    RequestError,
     StaleStepError,
     Table,
     error_document,
-    read_action_message,
+    read_bots,
+    read_frame,
 )
 from shock_rules.record import format_record
-
-#: The largest MCTS budget a table may ask for, as on the server (MAX_MCTS_ITERATIONS).
-MAX_MCTS_ITERATIONS = 1000
-_BOTS_HERE = (f"this page takes {', '.join(BOTS)}, or mcts:N with N from 1 to"
-              f" {MAX_MCTS_ITERATIONS}")
-
-
-class RequestError(sr.ShockError, ValueError):
-    """A table this page will not make (shown in the lobby's error line)."""
-
-
-def _bots(players: int, bots: object) -> dict[int, str]:
-    """Return the bot seats of a ``"bots"`` field, checked as the server checks it."""
-    if not isinstance(bots, Mapping):
-        raise RequestError("bots: expected an object from seat to bot name")
-    out: dict[int, str] = {}
-    for key, name in bots.items():
-        if not (isinstance(key, str) and key in {str(s) for s in range(players)}):
-            raise RequestError(f"bots: invalid seat {str(key)[:20]!r}: expected 0-{players - 1}")
-        if not isinstance(name, str):
-            raise RequestError(f"bots: seat {key}: expected a bot name")
-        spec = name.strip().lower()
-        try:
-            bot = make_bot(spec)
-        except sr.ShockError as exc:
-            raise RequestError(f"bots: seat {key}: {exc} ({_BOTS_HERE})") from None
-        if isinstance(bot, MCTSBot) and bot.iterations > MAX_MCTS_ITERATIONS:
-            raise RequestError(f"bots: seat {key}: invalid bot {name!r}: {_BOTS_HERE}")
-        out[int(key)] = spec
-    return out
-
-
-def _read_frame(text: str) -> tuple[sr.Action, int]:
-    """Return the action and step of a ``{"type": "action", "action": ..., "step": N}``
-    message, refused as the server refuses it (``read_frame`` in server/_tables.py)."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise sr.InvalidStateError("invalid message: not valid JSON") from None
-    if not isinstance(data, dict):
-        raise sr.InvalidStateError("invalid message: expected a JSON object")
-    if data.get("type") != "action":
-        raise sr.InvalidStateError(
-            f"invalid message: expected type 'action', not {str(data.get('type'))[:40]!r}")
-    unknown = sorted(set(data) - {"type", "action", "step"})
-    if unknown:
-        raise sr.InvalidStateError(f"invalid message: unknown field {unknown[0][:40]!r}")
-    step = data.get("step")
-    if type(step) is not int or step < 0:
-        raise sr.InvalidStateError("invalid message: step: expected the step of the view it"
-                                   f" was decided on, not {str(step)[:40]!r}")
-    body = data.get("action")
-    if isinstance(body, dict):
-        body = {k: v for k, v in body.items() if k != "step"}
-    elif not isinstance(body, str):
-        raise sr.InvalidStateError("invalid message: action: expected its notation or an object")
-    action, _ = read_action_message(body)
-    return action, step
 
 
 class LocalTable:
@@ -99,7 +41,7 @@ class LocalTable:
             config = sr.GameConfig(players=players, variant=sr.Variant(variant))
         except (ValueError, sr.ShockError) as exc:
             raise RequestError(str(exc)) from None
-        names = _bots(players, bots)
+        names = read_bots(players, bots, host="this page")
         persons = [s for s in range(players) if s not in names]
         if len(persons) > 1:
             # One page shows one seat's hand: a second person would see the first one's cards.
@@ -130,7 +72,7 @@ class LocalTable:
         the table unchanged)."""
         step = self.table.step
         try:
-            action, sent = _read_frame(text)
+            action, sent = read_frame(text)
             if self.seat is None:
                 raise BadSeatError("a spectator cannot act: connect with a seat's token")
             if sent != step:

@@ -6,6 +6,8 @@ exchange, their JSON Schemas, and a :class:`Table` that keeps a game for a host.
   is (``to_act``, ``your_turn``) and, on its turn, its ``legal_actions`` as objects.
 - A player sends ``"action"`` documents (or one of its ``legal_actions`` objects, or the
   notation); :meth:`Table.act` applies them, and :func:`error_document` answers one it refuses.
+- A host reads a new table's bots with :func:`read_bots` and a client's action frame with
+  :func:`read_frame`.
 - :func:`schema` returns the JSON Schema (draft 2020-12) of each kind of document.
 
 See the Protocol page of the documentation for a message-by-message walk through one turn.
@@ -28,22 +30,27 @@ from ._messages import (
     read_action_message,
     read_document,
 )
+from ._requests import MAX_MCTS_ITERATIONS, RequestError, read_bots, read_frame
 from ._schemas import SCHEMA_NAMES, schema
 from ._table import Table
 
 __all__ = [
     "ERROR_CODES",
+    "MAX_MCTS_ITERATIONS",
     "PROTOCOL",
     "SCHEMA_NAMES",
     "BadSeatError",
     "GameOverError",
     "NotYourTurnError",
+    "RequestError",
     "StaleStepError",
     "Table",
     "error_code",
     "error_document",
     "read_action_message",
+    "read_bots",
     "read_document",
+    "read_frame",
     "schema",
 ]
 

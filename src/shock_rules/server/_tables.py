@@ -12,18 +12,27 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Final
 
 import attrs
 
 from .._documents import from_json, to_json
-from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
+from .._errors import InvalidArgumentError, InvalidStateError, ShockError
 from .._rules.actions import Action
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import sample_chance
-from ..bots import BOTS, Bot, MCTSBot, make_bot
-from ..protocol import BadSeatError, StaleStepError, Table, error_document, read_action_message
+from ..bots import Bot, make_bot
+from ..protocol import (
+    MAX_MCTS_ITERATIONS,
+    BadSeatError,
+    RequestError,
+    StaleStepError,
+    Table,
+    error_document,
+    read_bots,
+    read_frame,
+)
 from ._store import Store, StoredAction, StoredTable, token_hash
 
 __all__ = [
@@ -41,11 +50,6 @@ __all__ = [
 
 log = logging.getLogger("shock_rules.server")
 
-#: The largest MCTS budget a table may ask for (``"mcts:N"``): a bound on one decision's time.
-MAX_MCTS_ITERATIONS: Final = 1000
-#: What the server's errors say about the bots it takes.
-_BOTS_HERE: Final = (f"this server takes {', '.join(BOTS)}, or mcts:N with N from 1 to"
-                     f" {MAX_MCTS_ITERATIONS}")
 #: The pacing's jitter (not a secret, and not part of any game: no seed needed).
 _JITTER: Final = random.Random()
 #: Frames waiting for a connection that does not read them: past this, it is closed.
@@ -60,10 +64,6 @@ MAX_LISTED: Final = 50
 #: Minutes an unfinished table waiting for people is kept with no seat connected and no action
 #: (then it is abandoned: deleted), by default.
 DEFAULT_IDLE_MINUTES: Final = 60.0
-
-
-class RequestError(ShockError, ValueError):
-    """A request the server refuses (a bad ``POST /api/tables`` body)."""
 
 
 class TableLimitError(ShockError, RuntimeError):
@@ -87,31 +87,7 @@ def draw_rng(seed: str, step: int, purpose: str) -> random.Random:
     return random.Random(f"{seed}:{purpose}:{step}")
 
 
-def read_bots(players: int, bots: object) -> dict[int, str]:
-    """Return the bot seats of a ``"bots"`` field (seat number as text → bot name); raise
-    :class:`RequestError` for a bad one.
 
-    Each name is checked by :func:`~shock_rules.bots.make_bot` itself, the function that makes
-    the table's bots (so a name accepted here is never refused when the table is made or
-    restored), and an MCTS budget is bounded by :data:`MAX_MCTS_ITERATIONS`.
-    """
-    if not isinstance(bots, Mapping):
-        raise RequestError("bots: expected an object from seat to bot name")
-    out: dict[int, str] = {}
-    for key, name in bots.items():
-        if not (isinstance(key, str) and key in {str(s) for s in range(players)}):
-            raise RequestError(f"bots: invalid seat {str(key)[:20]!r}: expected 0-{players - 1}")
-        if not isinstance(name, str):
-            raise RequestError(f"bots: seat {key}: expected a bot name")
-        spec = name.strip().lower()
-        try:
-            bot = make_bot(spec)
-        except ShockError as exc:
-            raise RequestError(f"bots: seat {key}: {exc} ({_BOTS_HERE})") from None
-        if isinstance(bot, MCTSBot) and bot.iterations > MAX_MCTS_ITERATIONS:
-            raise RequestError(f"bots: seat {key}: invalid bot {quoted(name)}: {_BOTS_HERE}")
-        out[int(key)] = spec
-    return out
 
 
 @attrs.define(eq=False)
@@ -403,33 +379,7 @@ def _spectator_error() -> ShockError:
     return BadSeatError("a spectator cannot act: connect with a seat's token")
 
 
-def read_frame(text: str) -> tuple[Action, int]:
-    """Return the action and the step of a client's ``{"type": "action", "action": ...,
-    "step": N}`` message; raise :class:`~shock_rules.InvalidStateError` for a message of
-    another shape and :class:`~shock_rules.InvalidNotationError` for an unreadable action."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise InvalidStateError("invalid message: not valid JSON") from None
-    if not isinstance(data, dict):
-        raise InvalidStateError("invalid message: expected a JSON object")
-    if data.get("type") != "action":
-        raise InvalidStateError(
-            f"invalid message: expected type 'action', not {str(data.get('type'))[:40]!r}")
-    unknown = sorted(set(data) - {"type", "action", "step"})
-    if unknown:
-        raise InvalidStateError(f"invalid message: unknown field {unknown[0][:40]!r}")
-    step = data.get("step")
-    if type(step) is not int or step < 0:
-        raise InvalidStateError("invalid message: step: expected the step of the view it was"
-                                f" decided on, not {str(step)[:40]!r}")
-    body = data.get("action")
-    if isinstance(body, dict):
-        body = {k: v for k, v in body.items() if k != "step"}
-    elif not isinstance(body, str):
-        raise InvalidStateError("invalid message: action: expected its notation or an object")
-    action, _ = read_action_message(body)
-    return action, step
+
 
 
 class Hub:
