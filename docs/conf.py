@@ -26,6 +26,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "traceability",
+    "pictures",
 ]
 
 source_suffix = {".md": "markdown"}
@@ -36,6 +37,7 @@ myst_heading_anchors = 3
 
 # No network: no intersphinx, and nothing else that fetches at build time.
 html_theme = "furo"
+html_static_path = ["_static"]
 html_title = f"shock_rules {release}"
 
 autodoc_member_order = "bysource"

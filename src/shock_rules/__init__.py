@@ -26,6 +26,8 @@ repository); docstrings cite both.
 True
 """
 
+# svg registers the pictures that Card, PlayerView and State show in Jupyter (_repr_svg_).
+from . import svg as svg
 from ._documents import from_dict, from_json, to_dict, to_json
 from ._errors import (
     ConfigError,

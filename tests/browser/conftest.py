@@ -1,8 +1,9 @@
 """Fixtures of the browser tests: a real `shock-rules serve` on 127.0.0.1 (a subprocess, a SQLite
 file in the test's folder, bots without delay) and real headless Chromium driven by Selenium
 with Debian's chromedriver; for test_web.py, the in-browser build (web/dist) served as static
-files instead. The tests skip where Chromium, its driver, the server's packages or (for
-test_web.py) node and npm are missing (CI installs them)."""
+files instead; for test_docs_pictures.py, the documentation built by Sphinx. The tests skip
+where Chromium, its driver, the server's packages (for test_web.py: node and npm; for
+test_docs_pictures.py: Sphinx and the docs' theme) are missing (CI installs them)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ def _missing(modules: tuple[str, ...], tools: tuple[str, ...] = ()) -> str | Non
 MISSING: Final = _missing(("selenium", "uvicorn", "starlette", "websockets"))
 #: The tests of the in-browser build (test_web.py) run no server, but build web/ with npm.
 MISSING_WEB: Final = _missing(("selenium",), ("node", "npm"))
+#: The test of the documentation's pictures (test_docs_pictures.py) builds the docs.
+MISSING_DOCS: Final = _missing(("selenium", "sphinx", "myst_parser", "furo"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -44,7 +47,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     here = Path(__file__).parent
     for item in items:
         if here in item.path.parents:
-            reason = MISSING_WEB if item.path.name == "test_web.py" else MISSING
+            reason = {"test_web.py": MISSING_WEB, "test_docs_pictures.py": MISSING_DOCS}.get(
+                item.path.name, MISSING)
             if reason is not None:
                 item.add_marker(pytest.mark.skip(reason=reason))
 

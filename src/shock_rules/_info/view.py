@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import attrs
 
+from .. import _pictures
 from .._errors import check_seat
 from .._rules.actions import Action
 from .._rules.cards import CARDS, Card, Suit, cards_of
@@ -165,6 +166,10 @@ class PlayerView:
     #: How many actions (chance included) were applied since the game began: the step that
     #: produced the position, and caused :attr:`events`.
     step: int = 0
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the view as a picture of the table (:func:`shock_rules.svg.view`)."""
+        return _pictures.picture(self)
 
     # -- readable accessors --------------------------------------------------------------------
 

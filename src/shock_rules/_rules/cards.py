@@ -14,6 +14,7 @@ from typing import Final
 
 import attrs
 
+from .. import _pictures
 from .._errors import InvalidNotationError, quoted
 from .bits import iter_bits
 
@@ -130,6 +131,10 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the card as a picture (:func:`shock_rules.svg.card`)."""
+        return _pictures.picture(self)
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index

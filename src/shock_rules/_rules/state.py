@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Final, Protocol
 
 import attrs
 
+from .. import _pictures
 from .._errors import InvalidArgumentError, InvalidStateError, check_seat, quoted
 from .bits import iter_bits
 from .cards import CARDS, Card, Suit, cards_of
@@ -290,6 +291,11 @@ class State:
             f"<State round {self.round} trick {self.trick_number} {self.phase.name.lower()}"
             f" actor {self.actor} players {self.config.players} {self.config.variant.value}>"
         )
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the state as a picture of the whole table, every hand face up
+        (:func:`shock_rules.svg.table`)."""
+        return _pictures.picture(self)
 
     # -- readable accessors --------------------------------------------------------------------
 
