@@ -1,7 +1,7 @@
 """Sphinx configuration of the shock_rules documentation.
 
 Build with warnings as errors, as CI does:
-``python -m sphinx -W --keep-going -b html docs /tmp/docs-out``.
+``python -m sphinx -W --keep-going -b html docs docs/_build/html``.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """The players' page of the documentation ("How to play") is first in the table of contents and
 shows its pictures: the docs are built with Sphinx as CI builds them, the page is opened in
 headless Chromium, and each picture drawn by ``shock_rules.svg`` at build time is checked to be
-laid out and painted (its pixels read back from a canvas hold the suits' colours). With
-``SHOCK_RULES_SCREENSHOTS=1`` the test also remakes ``docs/_static/how-to-play.png``."""
+laid out and painted (its pixels read back from a canvas hold the suits' colours)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -98,6 +96,3 @@ def test_the_players_page_comes_first_and_shows_its_pictures(
                              ("C", "clubs")):
             if letter in suits:
                 assert painted["counts"][suit] > 100, (name, suit, painted["counts"])
-    if os.environ.get("SHOCK_RULES_SCREENSHOTS") == "1":
-        driver.execute_script("arguments[0].scrollIntoView()", pictures[5])
-        driver.save_screenshot(str(ROOT / "docs" / "_static" / "how-to-play.png"))
