@@ -15,7 +15,10 @@ from typing import Protocol
 
 import attrs
 
-__all__ = ["SQLiteStore", "Store", "StoredAction", "StoredTable", "token_hash"]
+from .._errors import ShockError
+
+__all__ = ["SQLiteStore", "StepTakenError", "Store", "StoreUnavailableError", "StoredAction",
+           "StoredTable", "token_hash"]
 
 log = logging.getLogger("shock_rules.server")
 
@@ -27,6 +30,16 @@ def token_hash(token: str) -> str:
     nobody can search that space, and a copy of the database lets nobody take a seat.
     """
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class StepTakenError(RuntimeError):
+    """The table already has an action stored at one of the steps being appended: another
+    server process sharing the store took that step first. Nothing was stored."""
+
+
+class StoreUnavailableError(ShockError, RuntimeError):
+    """The store cannot be reached now (its database server is down or restarting); nothing
+    was stored. The store reconnects by itself at a later call."""
 
 
 @attrs.frozen
