@@ -25,7 +25,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
-from ._store import SQLiteStore, Store
+from ._store import SQLiteStore, Store, StoreUnavailableError
 from ._tables import (
     DEFAULT_IDLE_MINUTES,
     DEFAULT_MAX_CLIENT_TABLES,
@@ -49,6 +49,9 @@ STATIC: Final = Path(__file__).parent / "static"
 #: Close codes of the WebSocket (API.md).
 BAD_TOKEN: Final = 4401
 NO_TABLE: Final = 4404
+#: The WebSocket close code "try again later" (RFC 6455): the store cannot be reached now.
+TRY_LATER: Final = 1013
+_UNAVAILABLE: Final = "the database cannot be reached: try again in a moment"
 POLICY: Final = 1008
 #: The reasons of a 1008 close: too many messages refused as too fast, or frames not read.
 FLOODING: Final = "flooding"
@@ -217,13 +220,18 @@ class _Server:
         # the collector's sight, a full collection later scans only what came after.
         gc.freeze()
         log.info("serving %d tables", len(hub.tables))
-        sweeper = asyncio.get_running_loop().create_task(hub.sweep_forever())
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(hub.sweep_forever())]
+        if hub.shared is not None:  # other processes share the tables: hear them, share bots
+            tasks += [loop.create_task(hub.listen_forever()),
+                      loop.create_task(hub.watch_bots_forever())]
         try:
             yield
         finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await hub.stop()
             hub.store.close()
 
@@ -295,7 +303,10 @@ class _Server:
 
     async def spectator_view(self, request: Request) -> Response:
         """``GET /api/tables/ID``: the table as a spectator sees it."""
-        live = self.hub.tables.get(request.path_params["table"])
+        try:
+            live = await self.hub.find(request.path_params["table"])
+        except StoreUnavailableError:
+            return _error("unavailable", _UNAVAILABLE, 503)
         if live is None:
             return _error("no_such_table", "no such table", 404)
         async with live.lock:
@@ -304,7 +315,11 @@ class _Server:
     async def play(self, ws: WebSocket) -> None:
         """``/ws/ID``: a seat's (with its token) or a spectator's connection to a table."""
         await ws.accept()
-        live = self.hub.tables.get(ws.path_params["table"])
+        try:
+            live = await self.hub.find(ws.path_params["table"])
+        except StoreUnavailableError:
+            await ws.close(TRY_LATER, reason=_UNAVAILABLE)
+            return
         if live is None:
             await ws.close(NO_TABLE)
             return

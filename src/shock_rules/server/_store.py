@@ -9,16 +9,16 @@ import math
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import attrs
 
 from .._errors import ShockError
 
-__all__ = ["SQLiteStore", "StepTakenError", "Store", "StoreUnavailableError", "StoredAction",
-           "StoredTable", "token_hash"]
+__all__ = ["SQLiteStore", "SharedStore", "StepTakenError", "Store", "StoreUnavailableError",
+           "StoredAction", "StoredTable", "token_hash"]
 
 log = logging.getLogger("shock_rules.server")
 
@@ -113,6 +113,38 @@ class Store(Protocol):
 
     def close(self) -> None:
         """Release the store's resources."""
+        ...
+
+
+@runtime_checkable
+class SharedStore(Store, Protocol):
+    """A store that several server processes share (PostgreSQL): beyond :class:`Store`, it
+    reads one table and the actions another process appended, tells of new steps, and leases
+    a table's bots to one process at a time. Its ``append_actions`` raises
+    :class:`StepTakenError` when another process stored that step first, and every method
+    raises :class:`StoreUnavailableError` while its database cannot be reached."""
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """Return one table with its actions in step order, or ``None``."""
+        ...
+
+    def actions_since(self, table_id: str, step: int) -> list[StoredAction]:
+        """Return a table's actions from ``step`` on, in step order."""
+        ...
+
+    def notifications(self) -> AsyncIterator[tuple[str, int]]:
+        """Yield ``(table id, next step)`` as actions are stored by any process (a table
+        created: its number of actions), and ``("", -1)`` after a lost connection: whatever
+        happened meanwhile was not heard."""
+        ...
+
+    def try_lease(self, table_id: str) -> bool:
+        """Take the lease on a table's bots for this process, if no live process has it;
+        return whether this process holds it. A process that dies loses its leases."""
+        ...
+
+    def release_lease(self, table_id: str) -> None:
+        """Give a table's lease back (its game ended, or it was dropped)."""
         ...
 
 

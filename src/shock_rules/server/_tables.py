@@ -10,6 +10,7 @@ import hmac
 import json
 import logging
 import random
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -33,7 +34,15 @@ from ..protocol import (
     read_bots,
     read_frame,
 )
-from ._store import Store, StoredAction, StoredTable, token_hash
+from ._store import (
+    SharedStore,
+    StepTakenError,
+    Store,
+    StoredAction,
+    StoredTable,
+    StoreUnavailableError,
+    token_hash,
+)
 
 __all__ = [
     "MAX_LISTED",
@@ -50,6 +59,10 @@ __all__ = [
 
 log = logging.getLogger("shock_rules.server")
 
+#: A table id as the hub makes them (``secrets.token_urlsafe(9)``): anything else is no table.
+_TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{12}")
+#: Seconds a table's bots wait before trying again while the store cannot be reached.
+STORE_RETRY_SECONDS: Final = 1.0
 #: The pacing's jitter (not a secret, and not part of any game: no seed needed).
 _JITTER: Final = random.Random()
 #: Frames waiting for a connection that does not read them: past this, it is closed.
@@ -157,6 +170,10 @@ class LiveTable:
         #: Every action in the store, in step order (to go back to after a failed write).
         self._stored = list(stored.actions)
         self.table = self._replay(stored.actions)
+        #: The store shared with other server processes, if it is one: they may store this
+        #: table's next steps, and only the process holding its lease runs its bots.
+        self._shared = store if isinstance(store, SharedStore) else None
+        self._leased = False
 
     def _replay(self, actions: tuple[StoredAction, ...]) -> Table:
         table = Table(self.config)  # without an rng: chance comes from the stored actions
@@ -190,9 +207,45 @@ class LiveTable:
     async def start(self) -> None:
         """Resolve any pending chance and let the bots play (after a restart too)."""
         async with self.lock:
-            self._keep(self._resolve())
+            self._settle()
             self._broadcast()
             self._kick()
+
+    def _settle(self) -> None:
+        """Resolve and store pending chance; if another process stored it first, take its
+        steps instead (they are the same: chance comes from the table's seed and step)."""
+        try:
+            self._keep(self._resolve())
+        except StepTakenError:
+            self._catch_up()
+            self._keep(self._resolve())
+
+    async def catch_up(self) -> None:
+        """Take the steps other server processes stored for this table, tell every
+        connection, and let the bots go on (a notification said there are some)."""
+        async with self.lock:
+            if self._catch_up():
+                self._settle()
+                self._broadcast()
+            self._kick()
+
+    def _catch_up(self) -> bool:
+        """Apply the actions stored after this table's step by other processes (with a shared
+        store); return whether there were any. Call with the lock held."""
+        if self._shared is None or self.dropped:
+            return False
+        newer = self._shared.actions_since(self.id, self.table.step)
+        for a in newer:
+            if a.step != self.table.step:
+                raise InvalidStateError(
+                    f"table {self.id}: stored action at step {a.step}, expected {self.table.step}")
+            if a.seat is None:
+                self.table.chance(a.action)
+            else:
+                self.table.act(a.seat, a.action)
+        if newer:
+            self._kept(newer)
+        return bool(newer)
 
     async def act(self, conn: Connection, text: str) -> dict[str, object] | None:
         """Apply the action in a client's message for its seat; return the error document
@@ -210,6 +263,17 @@ class LiveTable:
                         f" {self.table.step}: decide again on the current view",
                         sent=sent, current=self.table.step)
                 self._apply(conn.seat, action)
+            except StepTakenError:
+                # Another process stored this step first: its step is now this table's, and
+                # every connection hears of it; this seat decides again.
+                step = self.table.step
+                self._catch_up()
+                self._settle()
+                self._broadcast()
+                self._kick()
+                return error_document(StaleStepError(
+                    f"another action was taken at step {step} first: decide again on the"
+                    " current view", sent=step, current=self.table.step), self.table.step)
             except ShockError as exc:
                 return error_document(exc, self.table.step)
             except Exception:
@@ -244,10 +308,19 @@ class LiveTable:
             return
         try:
             self._store.append_actions(self.id, actions)
+        except (StepTakenError, StoreUnavailableError):
+            # Not the table's fault: another process took the step, or the database is away
+            # for a moment. Back to the last stored step; the caller decides what follows.
+            self.table = self._replay(tuple(self._stored))
+            raise
         except BaseException:
             self.failed = True
             self.table = self._replay(tuple(self._stored))
             raise
+        self._kept(actions)
+
+    def _kept(self, actions: list[StoredAction]) -> None:
+        """Note actions as stored (by this process or another)."""
         self._stored += actions
         self.active = self._clock()
         if self.table.is_over:
@@ -255,15 +328,40 @@ class LiveTable:
             # finished table is kept, to be seen, for as long as the server keeps finished
             # ones: as small as it can be.)
             self._stored, self._bots = [], {}
+            self._release()
             if self._on_over is not None:
                 on_over, self._on_over = self._on_over, None
                 on_over(self)
 
     def _kick(self) -> None:
         seat = self.table.to_act
-        if (seat in self._bots and not self.failed
-                and (self._task is None or self._task.done())):
+        if (seat in self._bots and not self.failed and not self.stopped
+                and (self._task is None or self._task.done()) and self._lease()):
             self._task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    def wake(self) -> None:
+        """Let the bots play if one is to act and this process may run them."""
+        self._kick()
+
+    def _lease(self) -> bool:
+        """Whether this process may run the table's bots: always with a store of its own;
+        with a shared store, only while it holds the table's lease (one process at a time;
+        another takes it over when its holder dies)."""
+        if self._shared is None or self._leased:
+            return True
+        try:
+            self._leased = self._shared.try_lease(self.id)
+        except StoreUnavailableError:
+            return False
+        return self._leased
+
+    def _release(self) -> None:
+        if self._shared is not None and self._leased:
+            self._leased = False
+            try:
+                self._shared.release_lease(self.id)
+            except StoreUnavailableError:  # a lost connection lost its leases anyway
+                pass
 
     async def _run_bots(self) -> None:
         try:
@@ -290,8 +388,19 @@ class LiveTable:
                 async with self.lock:
                     if self.table.step != step:
                         continue
-                    self._apply(seat, action)
+                    try:
+                        self._apply(seat, action)
+                    except StepTakenError:  # another process played this step: take it
+                        self._catch_up()
+                        self._settle()
+                    except StoreUnavailableError as exc:
+                        log.warning("table %s: %s; its bots wait", self.id, exc)
+                        unavailable = True
+                    else:
+                        unavailable = False
                     self._broadcast()
+                if unavailable:
+                    await asyncio.sleep(STORE_RETRY_SECONDS)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -305,6 +414,7 @@ class LiveTable:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        self._release()
 
     # -- what clients hear ---------------------------------------------------------------------
 
@@ -353,6 +463,7 @@ class LiveTable:
     def drop(self) -> None:
         """Mark the table dropped and close its connections (as for an unknown table)."""
         self.dropped = True
+        self._release()
         for conn in list(self.connections):
             conn.gone = True
             conn.queue.put_nowait(None)
@@ -401,6 +512,10 @@ class Hub:
         if not idle_seconds > 0:
             raise InvalidArgumentError(f"idle time must be positive, not {idle_seconds!r}")
         self.store = store
+        #: The store, when other server processes share it (see :class:`SharedStore`).
+        self.shared = store if isinstance(store, SharedStore) else None
+        #: Seconds between two looks for tables whose bots no live process runs (shared).
+        self.lease_every = 1.0
         self.bot_delay = bot_delay
         self.max_tables = max_tables
         self.max_client_tables = max_client_tables
@@ -455,12 +570,99 @@ class Hub:
         as for an unknown table), each with one line of log; return their ids."""
         now = self._clock()
         gone = [t.id for t in self.tables.values() if t.abandoned(now, self.idle_seconds)]
+        if self.shared is not None:
+            gone = [t for t in gone if self._idle_everywhere(t, now)]
         for table_id in gone:
             self.expired += 1
             self._drop(table_id)
             if log_each:
                 log.info("table %s: deleted, abandoned: %s", table_id, self._idle_text())
         return gone
+
+    def _idle_everywhere(self, table_id: str, now: float) -> bool:
+        """Whether a table idle here is idle for every process sharing the store: another may
+        have a seat connected (it stores that activity as it sweeps)."""
+        assert self.shared is not None
+        try:
+            stored = self.shared.load_table(table_id)
+        except StoreUnavailableError:
+            return False  # next sweep
+        if stored is None:  # deleted by another process: forget it here
+            live = self.tables.pop(table_id, None)
+            if live is not None:
+                live.drop()
+            return False
+        if stored.active is not None and now - stored.active < self.idle_seconds:
+            self.tables[table_id].active = stored.active
+            return False
+        return True
+
+    async def find(self, table_id: str) -> LiveTable | None:
+        """Return the table with this id, or ``None``. With a shared store, a table this
+        process has not heard of (created by another one moments ago) is loaded from it;
+        raise :class:`StoreUnavailableError` if the store cannot be asked."""
+        live = self.tables.get(table_id)
+        if live is not None or self.shared is None or not _TABLE_ID.fullmatch(table_id):
+            return live
+        return await self._load_one(table_id)
+
+    async def _load_one(self, table_id: str) -> LiveTable | None:
+        assert self.shared is not None
+        stored = self.shared.load_table(table_id)
+        if stored is None:
+            return None
+        if table_id in self.tables:  # loaded meanwhile
+            return self.tables[table_id]
+        try:
+            live = self._live(stored)
+        except ShockError as exc:
+            log.error("table %s: could not be loaded: %s", table_id, exc)
+            return None
+        self.tables[table_id] = live
+        if live.is_over:
+            self._over(live)
+        await live.start()
+        return live
+
+    async def listen_forever(self) -> None:
+        """With a shared store: take the steps other processes store as they are announced
+        (and load the tables they create), until cancelled."""
+        assert self.shared is not None
+        while True:
+            try:
+                async for table_id, step in self.shared.notifications():
+                    await self._heard(table_id, step)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the store's notifications stopped; listening again")
+            await asyncio.sleep(STORE_RETRY_SECONDS)
+
+    async def _heard(self, table_id: str, step: int) -> None:
+        try:
+            if not table_id:  # notifications were lost: every table catches up
+                for each in list(self.tables.values()):
+                    await each.catch_up()
+                return
+            live = self.tables.get(table_id)
+            if live is None:
+                if _TABLE_ID.fullmatch(table_id):
+                    await self._load_one(table_id)
+            elif live.table.step < step:
+                await live.catch_up()
+        except StoreUnavailableError as exc:
+            log.warning("table %s: could not catch up: %s", table_id or "(all)", exc)
+        except Exception:
+            log.exception("table %s: could not catch up", table_id or "(all)")
+
+    async def watch_bots_forever(self) -> None:
+        """With a shared store: every :attr:`lease_every` seconds, let this process take over
+        the bots of tables whose lease no live process holds (its holder died)."""
+        while True:
+            await asyncio.sleep(self.lease_every)
+            for live in list(self.tables.values()):
+                if not live.is_over:
+                    live.wake()
 
     def sweep(self) -> list[str]:
         """Note the tables with a seat connected as active now (in the store too: a server
