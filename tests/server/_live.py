@@ -1,5 +1,6 @@
 """A real table server for tests: ``shock-rules serve`` in a subprocess on a free port of
-127.0.0.1, with its SQLite file and its log (stdout and stderr) in a temporary folder."""
+127.0.0.1, with its SQLite file (or a PostgreSQL database shared with other servers) and its
+log (stdout and stderr) in a temporary folder."""
 
 from __future__ import annotations
 
@@ -28,10 +29,14 @@ class LiveServer:
     """``shock-rules serve`` running in a subprocess; :meth:`kill` and :meth:`start` again
     (on the same file and port) to test a restart."""
 
-    def __init__(self, folder: Path, *args: str) -> None:
+    def __init__(self, folder: Path, *args: str, db: str | None = None,
+                 name: str = "server") -> None:
         self.folder = folder
         self.db = folder / "tables.sqlite3"
-        self.log = folder / "server.log"
+        #: What ``--db`` says: the SQLite file, or ``db``, a PostgreSQL URL that several
+        #: servers share.
+        self.db_arg = str(self.db) if db is None else db
+        self.log = folder / f"{name}.log"
         self.args = args
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -44,7 +49,7 @@ class LiveServer:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "shock_rules.cli", "serve", "--port", str(self.port),
-                 "--db", str(self.db), "--bot-delay", "0", *self.args],
+                 "--db", self.db_arg, "--bot-delay", "0", *self.args],
                 stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30
         while True:
