@@ -161,3 +161,84 @@ def test_serialization_round_trip() -> None:
     assert state2.history() == state.history()
     clone = state.clone()
     assert clone.shock_state == state.shock_state and str(clone) == str(state)
+
+
+def _play_to_a_decision(game: Any, seed: int, decisions: int) -> Any:
+    """Play random moves until ``decisions`` decisions were made and a seat decides."""
+    state = game.new_initial_state()
+    rng = np.random.RandomState(seed)
+    made = 0
+    while True:
+        if state.is_chance_node():
+            ids, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(ids, p=probs)))
+        elif made == decisions:
+            return state
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            made += 1
+
+
+@pytest.mark.parametrize(("players", "decisions"), [(3, 7), (4, 30), (5, 45)])
+def test_a_resampled_state_is_one_the_player_cannot_tell_apart(players: int,
+                                                                decisions: int) -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": players})
+    state = _play_to_a_decision(game, players, decisions)
+    seat = state.current_player()
+    sampler = iter(np.random.RandomState(1).uniform(size=20))
+    worlds = [state.resample_from_infostate(seat, lambda: next(sampler)) for _ in range(20)]
+    for world in worlds:
+        sr.check_state(world.shock_state)
+        assert sr.view(world.shock_state, seat) == sr.view(state.shock_state, seat)
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.legal_actions() == state.legal_actions()
+        # Another seat's information state in a world is the seat's past as the resampling
+        # seat saw it, then what the world dealt it: no card of the true game it was not shown.
+        other = (seat + 1) % players
+        text = world.information_state_string(other)
+        assert text.endswith(" ".join(str(c) for c in (*world.shock_state.hand(other),
+                                                       *world.shock_state.face_down(other))))
+    # The hidden cards differ between worlds (the draw is not the true deal every time).
+    assert len({w.shock_state for w in worlds}) > 1
+    # A world drawn from a world keeps the first seat's past.
+    again = worlds[0].resample_from_infostate(seat, lambda: 0.5)
+    assert again.information_state_string(seat) == state.information_state_string(seat)
+
+
+def test_resampling_is_refused_where_no_seat_decides() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"players": 3})
+    state = game.new_initial_state()
+    with pytest.raises(sr.IllegalActionError, match="where a seat decides"):
+        state.resample_from_infostate(0, lambda: 0.5)
+    state = _play_to_a_decision(game, 1, 0)
+    with pytest.raises(sr.IllegalActionError, match="invalid player"):
+        state.resample_from_infostate(3, lambda: 0.5)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_openspiels_ismcts_bot_plays_whole_games(players: int) -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(GAME_NAME, {"players": players})
+    rng = np.random.RandomState(players)
+    # The information-set search of OpenSpiel itself, with its default consistency checks
+    # (the same information state always offers the same actions), in seat 0; its uniform
+    # random bot elsewhere.
+    searcher = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 8,
+                                random_state=rng)
+    others = [pyspiel.make_uniform_random_bot(p, 10 + p) for p in range(players)]
+    state = game.new_initial_state()
+    searched = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            ids, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(ids, p=probs)))
+        elif state.current_player() == 0:
+            action = int(searcher.step(state))
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            searched += 1
+        else:
+            state.apply_action(others[state.current_player()].step(state))
+    assert searched >= 5
+    assert sum(state.returns()) == pytest.approx(1.0)

@@ -32,14 +32,23 @@ rewards at the end only.
   the view. The information-state tensor is the same view encoding (it does not recall the
   order of past plays); the information-state string has perfect recall: every step of the
   game as the seat saw it, with other seats' dealt and face-down cards written ``?``.
+- ``state.resample_from_infostate(player, sampler)`` draws a state the player cannot tell from
+  this one (:func:`shock_rules.determinize` of its view), so OpenSpiel's own information-set
+  search plays the game: ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (with its default
+  checks that an information state always offers the same actions). In a drawn world the
+  past is known only as that player saw it: every seat's information-state string tells it
+  that way, followed, for the other seats, by the cards the draw gave them. A drawn world has
+  no action history of its own (``history()`` is empty): search in it, do not serialize it.
 """
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from typing import Any, Final
 
 from .._errors import ConfigError, IllegalActionError, check_bool, missing_extra, quoted
+from .._info.determinize import determinize
 from .._info.view import view
 from .._notation.position import format_position
 from .._rules.actions import DEAL, LEADER, TRUMP, Action, ActionKind
@@ -140,12 +149,21 @@ class _Frozen:
     """An immutable value that OpenSpiel's ``clone()`` (a deep copy of every attribute) may
     share instead of copying: a game state and the steps that led to it."""
 
-    __slots__ = ("state", "steps")
+    __slots__ = ("drawn", "eye", "seen", "state", "steps")
 
-    def __init__(self, state: State, steps: tuple[tuple[int, Action], ...]) -> None:
+    def __init__(self, state: State, steps: tuple[tuple[int, Action], ...],
+                 eye: int = -1, seen: int = 0, drawn: tuple[str, ...] = ()) -> None:
         self.state = state
         # (seat concerned, action): the receiving seat for a deal, the actor for a decision.
         self.steps = steps
+        # A world drawn by resample_from_infostate: its first ``seen`` steps are known only
+        # as seat ``eye`` saw them (the hidden cards of the true game are not this world's),
+        # so every seat's information state tells them as ``eye`` does, followed, for the
+        # other seats, by what the draw gave them (``drawn``: each seat's hand and face-down
+        # cards in that world), which is what they know there.
+        self.eye = eye
+        self.seen = seen
+        self.drawn = drawn
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Frozen:
         return self
@@ -274,7 +292,34 @@ class ShockRulesState(pyspiel.State):
         else:
             act = action_of(int(action))
             seat = s.actor
-        self._now = _Frozen(apply(s, act), (*self._now.steps, (seat, act)))
+        now = self._now
+        self._now = _Frozen(apply(s, act), (*now.steps, (seat, act)), now.eye, now.seen,
+                            now.drawn)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """Return a state of the game drawn uniformly among those ``player_id`` cannot tell
+        from this one (:func:`shock_rules.determinize` of its view), as OpenSpiel's
+        ``ISMCTSBot`` asks. The hidden cards are drawn with a generator seeded from
+        ``probability_sampler()`` (OpenSpiel passes a uniform sampler); the drawn state's
+        past is the one ``player_id`` saw, so every seat's information state in it is told as
+        ``player_id`` saw it, and ``player_id``'s is this state's."""
+        s = self._now.state
+        if is_chance(s) or is_terminal(s):
+            raise IllegalActionError("a state can be resampled only where a seat decides")
+        if type(player_id) is not int or not 0 <= player_id < s.config.players:
+            raise IllegalActionError(f"invalid player {quoted(player_id)} to resample for")
+        rng = random.Random(int(float(probability_sampler()) * 2**53))
+        world = ShockRulesState(self.get_game())
+        now = self._now
+        drawn = determinize(view(s, player_id), rng)
+        if now.eye >= 0:  # a world drawn from a world: its past is still the first eye's
+            eye, seen, known = now.eye, now.seen, now.drawn
+        else:
+            eye, seen = player_id, len(now.steps)
+            known = tuple(" ".join(map(str, (*drawn.hand(k), *drawn.face_down(k))))
+                          for k in range(s.config.players))
+        world._now = _Frozen(drawn, now.steps, eye, seen, known)
+        return world
 
     def _action_to_string(self, player: int, action: int) -> str:
         s = self._now.state
@@ -329,7 +374,12 @@ class ShockRulesObserver:
         """Return ``player``'s information-state string (perfect recall) or observation
         string (the table of its view)."""
         if self.perfect_recall:
-            return f"p{player}|" + "|".join(_seen(player, w, a) for w, a in state.steps)
+            now = state._now
+            past = "|".join(_seen(now.eye if i < now.seen else player, w, a)
+                            for i, (w, a) in enumerate(now.steps))
+            if now.eye >= 0 and player != now.eye:
+                past += f"|drawn {now.drawn[player]}"
+            return f"p{player}|{past}"
         return table_text(view(state.shock_state, player))
 
 
