@@ -189,3 +189,23 @@ def test_listen_binds_before_anything_starts() -> None:
     finally:
         for s in both:
             s.close()
+
+
+def test_serve_says_in_one_line_why_a_postgresql_database_cannot_be_used(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("psycopg")
+    # Nothing listens on port 1: the database cannot be reached. The URL's password is never
+    # shown, only the host and the database.
+    status, err = _error(capsys, "--db", "postgresql://shock:s3cret-pw@127.0.0.1:1/tables")
+    assert status == 1
+    assert err.count("\n") == 1 and "cannot" in err and "127.0.0.1:1/tables" in err
+    assert "s3cret-pw" not in err
+
+
+def test_serve_says_how_to_install_the_postgres_extra_when_it_is_missing(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "psycopg" else real(name, *a))
+    status, err = _error(capsys, "--db", "postgresql://127.0.0.1/x")
+    assert status == 1 and "pip install 'shock-rules[postgres]'" in err

@@ -1,7 +1,9 @@
 """``shock-rules serve``: the table server, for people in a browser and for programs over
 WebSockets (:mod:`shock_rules.server`; needs the ``[server]`` extra).
 
-It keeps every table in one SQLite file (``--db``) and resumes them all when started again.
+It keeps every table in one SQLite file (``--db``) and resumes them all when started again;
+with ``--db postgresql://...`` (the ``[postgres]`` extra), in a PostgreSQL database that several
+``serve`` processes share.
 ``--bot-delay`` is the pause before each bot action, so that a person can follow the game.
 """
 
@@ -13,8 +15,13 @@ import math
 import os
 import sqlite3
 import stat
+from typing import TYPE_CHECKING
 
+from .._errors import ShockError
 from ._args import clip_message, path_text, positive_arg, quote, report, unwritable
+
+if TYPE_CHECKING:
+    from ..server import Store
 
 __all__ = ["register"]
 
@@ -70,9 +77,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=_port, default=8000, help="the port (default 8000)")
-    p.add_argument("--db", metavar="PATH", default="shock-rules.sqlite3",
-                   help="the SQLite file of the tables, created if missing"
-                        " (default shock-rules.sqlite3)")
+    p.add_argument("--db", metavar="PATH|URL", default="shock-rules.sqlite3",
+                   help="the SQLite file of the tables, created if missing (default"
+                        " shock-rules.sqlite3), or a postgresql:// URL that several server"
+                        " processes share (the [postgres] extra)")
     p.add_argument("--bot-delay", type=_delay, default=0.6, metavar="SECONDS",
                    help="pause before each bot action (default 0.6; 0 for none)")
     p.add_argument("--max-tables", type=positive_arg("--max-tables"), default=1000,
@@ -94,23 +102,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=_run, parser=p)
 
 
-def _run(args: argparse.Namespace) -> int:
-    missing = [name for name in NEEDS if importlib.util.find_spec(name) is None]
-    if missing:
-        args.parser.error(f"'serve' needs {', '.join(missing)}:"
-                          " pip install 'shock-rules[server]'")
-    if (why := _special(args.db)) is not None:
-        return report("serve", f"cannot use {path_text(args.db)} as the database: {why}", 1)
-    if (why := unwritable(args.db)) is not None:
-        return report("serve", f"cannot write {path_text(args.db)}: {why}", 1)
-    from ..server import Limits, ListenError, SQLiteStore, listen, serve
+def _sqlite(db: str) -> Store | int:
+    """Open the SQLite file ``db``, or report why not (and return the exit status)."""
+    if (why := _special(db)) is not None:
+        return report("serve", f"cannot use {path_text(db)} as the database: {why}", 1)
+    if (why := unwritable(db)) is not None:
+        return report("serve", f"cannot write {path_text(db)}: {why}", 1)
+    from ..server import SQLiteStore
 
     # Opened here, before the server starts listening: a file that is no database of tables
     # is one line of error, not a traceback of the server's startup.
     try:
-        store = SQLiteStore(args.db)
+        store = SQLiteStore(db)
     except (sqlite3.Error, OSError) as exc:
-        return report("serve", f"cannot use {path_text(args.db)} as the database:"
+        return report("serve", f"cannot use {path_text(db)} as the database:"
                       f" {clip_message(str(exc) or type(exc).__name__)}", 1)
     try:
         problem = store.check()
@@ -118,8 +123,39 @@ def _run(args: argparse.Namespace) -> int:
         problem = str(exc) or type(exc).__name__
     if problem is not None:
         store.close()
-        return report("serve", f"cannot use {path_text(args.db)} as the database: it is"
+        return report("serve", f"cannot use {path_text(db)} as the database: it is"
                       f" damaged ({clip_message(problem)})", 1)
+    return store
+
+
+def _postgres(url: str) -> Store | int:
+    """Open the PostgreSQL store at ``url``, or report why not, naming the database by its
+    host and name only (the URL may hold a password)."""
+    if importlib.util.find_spec("psycopg") is None:
+        return report("serve", "a postgresql:// database needs psycopg:"
+                      " pip install 'shock-rules[postgres]'", 1)
+    from ..server._postgres import PostgresStore, SchemaVersionError, _where
+
+    try:
+        return PostgresStore(url)
+    except (SchemaVersionError, ShockError) as exc:
+        return report("serve", clip_message(str(exc)), 1)
+    except Exception as exc:  # psycopg's own errors (a refused login...): name it, no URL
+        return report("serve", f"cannot use {_where(url)} as the database:"
+                      f" {type(exc).__name__}", 1)
+
+
+def _run(args: argparse.Namespace) -> int:
+    missing = [name for name in NEEDS if importlib.util.find_spec(name) is None]
+    if missing:
+        args.parser.error(f"'serve' needs {', '.join(missing)}:"
+                          " pip install 'shock-rules[server]'")
+    from ..server import Limits, ListenError, listen, serve
+
+    store = (_postgres(args.db) if args.db.startswith(("postgresql://", "postgres://"))
+             else _sqlite(args.db))
+    if isinstance(store, int):
+        return store
     # Bound here too, before the server starts: a port in use or a host that does not
     # resolve is one line of error (2 for the host, a bad argument), not uvicorn's log.
     try:

@@ -25,7 +25,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
-from ._store import SQLiteStore, Store, StoreUnavailableError
+from ._store import Store, StoreUnavailableError, open_store
 from ._tables import (
     DEFAULT_IDLE_MINUTES,
     DEFAULT_MAX_CLIENT_TABLES,
@@ -176,13 +176,14 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
                limits: Limits | None = None) -> Starlette:
     """Return the table server as an ASGI application.
 
-    ``store`` is a :class:`Store` or the path of an SQLite file (created if missing; its tables
-    are restored when the application starts). ``bot_delay`` is the pause before each bot
-    action, in seconds. The HTTP and WebSocket contract is on the Server page of the docs.
+    ``store`` is a :class:`Store`, the path of an SQLite file (created if missing), or a
+    PostgreSQL URL (``postgresql://...``, the ``[postgres]`` extra) that several server
+    processes may share; its tables are restored when the application starts. ``bot_delay``
+    is the pause before each bot action, in seconds. The HTTP and WebSocket contract is on the
+    Server page of the docs.
     """
     limits = limits or Limits()
-    if isinstance(store, str | Path):
-        store = SQLiteStore(store)
+    store = open_store(store)
     hub = Hub(store, bot_delay=bot_delay, max_tables=limits.max_tables,
               max_client_tables=limits.tables_per_address,
               max_finished=limits.finished_tables, idle_seconds=limits.idle_minutes * 60)
@@ -287,6 +288,9 @@ class _Server:
         except TableLimitError as exc:
             bucket.give_back()
             return _error("too_many_tables", str(exc), 503)
+        except StoreUnavailableError:
+            bucket.give_back()
+            return _error("unavailable", _UNAVAILABLE, 503)
         except Exception:
             bucket.give_back()
             log.exception("a table could not be created")

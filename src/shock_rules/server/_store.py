@@ -9,7 +9,7 @@ import math
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -17,8 +17,17 @@ import attrs
 
 from .._errors import ShockError
 
-__all__ = ["SQLiteStore", "SharedStore", "StepTakenError", "Store", "StoreUnavailableError",
-           "StoredAction", "StoredTable", "token_hash"]
+__all__ = [
+    "SQLiteStore",
+    "SharedStore",
+    "StepTakenError",
+    "Store",
+    "StoreUnavailableError",
+    "StoredAction",
+    "StoredTable",
+    "open_store",
+    "token_hash",
+]
 
 log = logging.getLogger("shock_rules.server")
 
@@ -132,7 +141,7 @@ class SharedStore(Store, Protocol):
         """Return a table's actions from ``step`` on, in step order."""
         ...
 
-    def notifications(self) -> AsyncIterator[tuple[str, int]]:
+    def notifications(self) -> AsyncGenerator[tuple[str, int], None]:
         """Yield ``(table id, next step)`` as actions are stored by any process (a table
         created: its number of actions), and ``("", -1)`` after a lost connection: whatever
         happened meanwhile was not heard."""
@@ -145,6 +154,11 @@ class SharedStore(Store, Protocol):
 
     def release_lease(self, table_id: str) -> None:
         """Give a table's lease back (its game ended, or it was dropped)."""
+        ...
+
+    def holds_lease(self, table_id: str) -> bool:
+        """Whether this process still holds the table's lease, as far as it knows without
+        asking the database (a lost connection lost its leases)."""
         ...
 
 
@@ -337,6 +351,18 @@ class SQLiteStore:
             self._checkpointer.join()
         with self._lock:
             self._db.close()
+
+
+def open_store(db: Store | str | Path) -> Store:
+    """Return ``db`` if it is a store; for a ``postgresql://`` (or ``postgres://``) URL, a
+    PostgreSQL store (the ``[postgres]`` extra); otherwise the SQLite file at that path."""
+    if isinstance(db, str) and db.startswith(("postgresql://", "postgres://")):
+        from ._postgres import PostgresStore  # the extra's psycopg: only when asked for
+
+        return PostgresStore(db)
+    if isinstance(db, str | Path):
+        return SQLiteStore(db)
+    return db
 
 
 def _seat_map(seats: Mapping[int, str]) -> str:

@@ -207,7 +207,10 @@ class LiveTable:
     async def start(self) -> None:
         """Resolve any pending chance and let the bots play (after a restart too)."""
         async with self.lock:
-            self._settle()
+            try:
+                self._settle()
+            except StoreUnavailableError as exc:  # not the table's fault: a later catch-up
+                log.warning("table %s: %s; it goes on later", self.id, exc)
             self._broadcast()
             self._kick()
 
@@ -220,12 +223,24 @@ class LiveTable:
             self._catch_up()
             self._keep(self._resolve())
 
+    def _take_theirs(self) -> bool:
+        """After :class:`StepTakenError`: take the steps another process stored, and any
+        chance after them; return ``False`` (logged) if the store cannot be reached now, the
+        table then staying at its last stored step until a later catch-up."""
+        try:
+            self._catch_up()
+            self._settle()
+        except StoreUnavailableError as exc:
+            log.warning("table %s: %s; it catches up later", self.id, exc)
+            return False
+        return True
+
     async def catch_up(self) -> None:
         """Take the steps other server processes stored for this table, tell every
         connection, and let the bots go on (a notification said there are some)."""
         async with self.lock:
             if self._catch_up():
-                self._settle()
+                self._take_theirs()
                 self._broadcast()
             self._kick()
 
@@ -267,8 +282,7 @@ class LiveTable:
                 # Another process stored this step first: its step is now this table's, and
                 # every connection hears of it; this seat decides again.
                 step = self.table.step
-                self._catch_up()
-                self._settle()
+                self._take_theirs()
                 self._broadcast()
                 self._kick()
                 return error_document(StaleStepError(
@@ -347,12 +361,12 @@ class LiveTable:
         """Whether this process may run the table's bots: always with a store of its own;
         with a shared store, only while it holds the table's lease (one process at a time;
         another takes it over when its holder dies)."""
-        if self._shared is None or self._leased:
+        if self._shared is None or (self._leased and self._shared.holds_lease(self.id)):
             return True
         try:
             self._leased = self._shared.try_lease(self.id)
         except StoreUnavailableError:
-            return False
+            self._leased = False
         return self._leased
 
     def _release(self) -> None:
@@ -369,8 +383,8 @@ class LiveTable:
                 async with self.lock:
                     seat = self.table.to_act
                     bot = None if seat is None else self._bots.get(seat)
-                    if seat is None or bot is None or self.failed:
-                        return
+                    if seat is None or bot is None or self.failed or not self._lease():
+                        return  # (a lease lost: the process holding it now plays)
                     step = self.table.step
                     view = self.table.view(seat)
                 if self._bot_delay > 0:
@@ -390,14 +404,12 @@ class LiveTable:
                         continue
                     try:
                         self._apply(seat, action)
+                        unavailable = False
                     except StepTakenError:  # another process played this step: take it
-                        self._catch_up()
-                        self._settle()
+                        unavailable = not self._take_theirs()
                     except StoreUnavailableError as exc:
                         log.warning("table %s: %s; its bots wait", self.id, exc)
                         unavailable = True
-                    else:
-                        unavailable = False
                     self._broadcast()
                 if unavailable:
                     await asyncio.sleep(STORE_RETRY_SECONDS)
@@ -440,6 +452,8 @@ class LiveTable:
             self.active = self._clock()
             try:
                 self._store.mark_active({self.id: self.active})
+            except StoreUnavailableError as exc:  # for a moment: the next sweep stores it
+                log.warning("table %s: its last activity was not stored: %s", self.id, exc)
             except Exception:  # the store is not the table: it goes on
                 log.exception("table %s: its last activity could not be stored", self.id)
 
@@ -559,6 +573,8 @@ class Hub:
             return
         try:
             self.store.mark_active(times)
+        except StoreUnavailableError as exc:  # for a moment: the next sweep stores them
+            log.warning("the tables' last activity was not stored: %s", exc)
         except Exception:  # only the times are lost: a restart counts from the older ones
             log.exception("the tables' last activity could not be stored")
 
