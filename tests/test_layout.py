@@ -27,7 +27,7 @@ LAYERS: list[tuple[str, ...]] = [
 RUNTIME_DEPS = {"attrs", "cattrs"}
 OPTIONAL = {"cli": {"rich"}, "simulation": {"ray"},
             "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel"},
-            "server": {"starlette", "uvicorn", "websockets", "anyio"}}
+            "server": {"starlette", "uvicorn", "websockets", "anyio", "psycopg"}}
 
 
 def _modules() -> dict[str, Path]:

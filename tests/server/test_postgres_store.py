@@ -16,6 +16,7 @@ import pytest
 
 psycopg = pytest.importorskip("psycopg")
 
+from shock_rules.server._open import open_store  # noqa: E402
 from shock_rules.server._postgres import (  # noqa: E402 -- after the skip
     SCHEMA_VERSION,
     PostgresStore,
@@ -26,7 +27,6 @@ from shock_rules.server._store import (  # noqa: E402
     StoredAction,
     StoredTable,
     StoreUnavailableError,
-    open_store,
 )
 
 from ._postgres import Postgres  # noqa: E402

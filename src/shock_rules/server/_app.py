@@ -25,7 +25,8 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
-from ._store import Store, StoreUnavailableError, open_store
+from ._open import open_store
+from ._store import Store, StoreUnavailableError
 from ._tables import (
     DEFAULT_IDLE_MINUTES,
     DEFAULT_MAX_CLIENT_TABLES,

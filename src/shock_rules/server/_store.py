@@ -25,7 +25,6 @@ __all__ = [
     "StoreUnavailableError",
     "StoredAction",
     "StoredTable",
-    "open_store",
     "token_hash",
 ]
 
@@ -351,18 +350,6 @@ class SQLiteStore:
             self._checkpointer.join()
         with self._lock:
             self._db.close()
-
-
-def open_store(db: Store | str | Path) -> Store:
-    """Return ``db`` if it is a store; for a ``postgresql://`` (or ``postgres://``) URL, a
-    PostgreSQL store (the ``[postgres]`` extra); otherwise the SQLite file at that path."""
-    if isinstance(db, str) and db.startswith(("postgresql://", "postgres://")):
-        from ._postgres import PostgresStore  # the extra's psycopg: only when asked for
-
-        return PostgresStore(db)
-    if isinstance(db, str | Path):
-        return SQLiteStore(db)
-    return db
 
 
 def _seat_map(seats: Mapping[int, str]) -> str:
