@@ -14,6 +14,13 @@ stores it in SQLite and broadcasts). Only localhost traffic; every run is bounde
 
     python benchmarks/server_load.py [--tables 100] [--think 1] [--bot-delay 0.6] [--seconds 30]
     python benchmarks/server_load.py --think 0 --bot-delay 0    # as fast as it goes
+
+Several processes on PostgreSQL: ``--db postgres --processes 2`` starts a throwaway PostgreSQL
+(Debian's, as the tests do: ``tests/server/_postgres.py``) and two ``serve`` processes on it;
+each table is created on one process and its seat plays through the next one, so every step
+crosses processes (stored by one, announced, taken by the other). ``--compare`` runs one
+process on SQLite, then ``--processes`` (default 2) on PostgreSQL, in one invocation, runs
+alternating, and prints both medians side by side.
 """
 
 from __future__ import annotations
@@ -86,18 +93,21 @@ async def play_table(url: str, table: dict[str, object], rng: random.Random, thi
     return (0 if first is None or last is None else last - first), acted
 
 
-async def run_once(url: str, tables: int, bots: list[str], seed: int, think: float,
+async def run_once(urls: list[str], tables: int, bots: list[str], seed: int, think: float,
                    seconds: float, warmup: float) -> dict[str, float]:
-    """Create the tables, play them all at once; return the run's figures."""
-    created = [_post(url, {"players": len(bots) + 1,
-                           "bots": {str(i + 1): b for i, b in enumerate(bots)}})
-               for _ in range(tables)]
+    """Create the tables (table k on server k, round robin), play them all at once (table k's
+    seat through server k + 1: another process when there are several); return the run's
+    figures."""
+    n = len(urls)
+    created = [_post(urls[k % n], {"players": len(bots) + 1,
+                                   "bots": {str(i + 1): b for i, b in enumerate(bots)}})
+               for k in range(tables)]
     latencies: list[float] = []
     rng = random.Random(seed)
     t0 = time.perf_counter()
     results = await asyncio.gather(
-        *(play_table(url, t, random.Random(rng.random()), think, t0 + warmup, t0 + seconds,
-                     latencies) for t in created))
+        *(play_table(urls[(k + 1) % n], t, random.Random(rng.random()), think, t0 + warmup,
+                     t0 + seconds, latencies) for k, t in enumerate(created)))
     wall = time.perf_counter() - t0
     steps = sum(s for s, _ in results)
     acted = sum(a for _, a in results)
@@ -124,14 +134,15 @@ def _free_port() -> int:
         return port
 
 
-def start_server(folder: Path, tables: int, bot_delay: float
-                 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``shock-rules serve`` on a free port; return the process and its URL."""
+def start_server(folder: Path, tables: int, bot_delay: float, db: str | None = None,
+                 name: str = "server") -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``shock-rules serve`` on a free port (on ``db``, else a fresh SQLite file);
+    return the process and its URL."""
     port = _free_port()
-    log = (folder / "server.log").open("wb")
+    log = (folder / f"{name}.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "shock_rules.cli", "serve", "--port", str(port),
-         "--db", str(folder / "load.sqlite3"), "--bot-delay", str(bot_delay),
+         "--db", db or str(folder / "load.sqlite3"), "--bot-delay", str(bot_delay),
          # Every table comes from this one address: the per-address limits are raised with
          # the server's own, so that a run of up to 1,000 tables is never refused.
          "--max-tables", str(10 * tables), "--tables-per-address", str(10 * tables),
@@ -147,6 +158,57 @@ def start_server(folder: Path, tables: int, bot_delay: float
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("the server did not start")
+
+
+class Setup:
+    """The servers of one kind of run: one process on SQLite, or several on PostgreSQL."""
+
+    def __init__(self, folder: Path, label: str, tables: int, bot_delay: float,
+                 processes: int, db: str | None) -> None:
+        self.label = label
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.urls: list[str] = []
+        for i in range(processes):
+            proc, url = start_server(folder, tables, bot_delay, db, f"{label}-{i}")
+            self.procs.append(proc)
+            self.urls.append(url)
+        self.runs: list[dict[str, float]] = []
+
+    def cpu(self) -> float:
+        return sum(_cpu_seconds(p) for p in self.procs)
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.terminate()
+            proc.wait(10)
+
+
+def _postgres() -> tuple[object, str]:
+    """Start a throwaway PostgreSQL as the tests do; return it and a fresh database's URL."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.server._postgres import Postgres
+
+    pg = Postgres().start()
+    return pg, pg.new_database()
+
+
+def _report(setup: Setup, r: int, tables: int, got: dict[str, float]) -> None:
+    print(f"{setup.label} run {r + 1}: {tables} tables in {got['seconds']:.1f} s:"
+          f" {got['actions_per_s']:.0f} actions/s ({got['client_actions_per_s']:.0f}"
+          f" from the clients), latency p50 {got['p50_ms']:.1f} ms, p99"
+          f" {got['p99_ms']:.1f} ms ({got['samples']} actions timed)"
+          f"; servers' CPU {100 * got['server_cpu']:.0f}% of a core", flush=True)
+
+
+def _median(setup: Setup) -> None:
+    runs = setup.runs
+    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    spread = {k: (min(r[k] for r in runs), max(r[k] for r in runs)) for k in runs[0]}
+    print(f"{setup.label}: median of {len(runs)}: {med['actions_per_s']:.0f} actions/s"
+          f" (runs {spread['actions_per_s'][0]:.0f}-{spread['actions_per_s'][1]:.0f}),"
+          f" p50 {med['p50_ms']:.1f} ms (runs {spread['p50_ms'][0]:.1f}-"
+          f"{spread['p50_ms'][1]:.1f}), p99 {med['p99_ms']:.1f} ms"
+          f" (runs {spread['p99_ms'][0]:.1f}-{spread['p99_ms'][1]:.1f})")
 
 
 def main() -> None:
@@ -166,37 +228,53 @@ def main() -> None:
                     help="seconds at the start of a run whose latencies are not counted, while"
                          " the tables start all at once (default 3)")
     ap.add_argument("--url", default=None, help="a running server (default: start one)")
+    ap.add_argument("--db", default=None,
+                    help="'postgres': a throwaway PostgreSQL for the servers (default: a fresh"
+                         " SQLite file), or a postgresql:// URL")
+    ap.add_argument("--processes", type=int, default=None,
+                    help="server processes on the --db (default 1; 2 with --compare)")
+    ap.add_argument("--compare", action="store_true",
+                    help="one process on SQLite against --processes on PostgreSQL")
     args = ap.parse_args()
     if not 1 <= args.tables <= 1000 or not 1 <= args.repeat <= 20 or not 0 < args.seconds <= 600:
         ap.error("--tables must be 1-1000, --repeat 1-20 and --seconds at most 600")
     bots = [b.strip() for b in args.bots.split(",")]
+    if args.url:
+        for r in range(args.repeat):
+            got = asyncio.run(run_once([args.url], args.tables, bots, args.seed + r, args.think,
+                                       args.seconds, args.warmup))
+            print(f"run {r + 1}: {got['actions_per_s']:.0f} actions/s, p50"
+                  f" {got['p50_ms']:.1f} ms, p99 {got['p99_ms']:.1f} ms", flush=True)
+        return
+    processes = args.processes or (2 if args.compare else 1)
+    pg = None
     with tempfile.TemporaryDirectory() as folder:
-        proc, url = (None, args.url) if args.url else start_server(Path(folder), args.tables,
-                                                                  args.bot_delay)
+        setups = []
         try:
-            runs = []
-            for r in range(args.repeat):
-                cpu = _cpu_seconds(proc)
-                got = asyncio.run(run_once(url, args.tables, bots, args.seed + r, args.think,
-                                           args.seconds, args.warmup))
-                got["server_cpu"] = (_cpu_seconds(proc) - cpu) / got["seconds"]
-                runs.append(got)
-                print(f"run {r + 1}: {args.tables} tables in {got['seconds']:.1f} s:"
-                      f" {got['actions_per_s']:.0f} actions/s ({got['client_actions_per_s']:.0f}"
-                      f" from the clients), latency p50 {got['p50_ms']:.1f} ms, p99"
-                      f" {got['p99_ms']:.1f} ms ({got['samples']} actions timed)"
-                      + (f"; server CPU {100 * got['server_cpu']:.0f}% of a core"
-                         if proc is not None else ""), flush=True)
+            if args.compare or args.db is None:
+                setups.append(Setup(Path(folder), "sqlite x1", args.tables, args.bot_delay, 1,
+                                    None))
+            if args.compare or args.db is not None:
+                url = args.db
+                if url is None or url == "postgres":
+                    pg, url = _postgres()
+                setups.append(Setup(Path(folder), f"postgres x{processes}", args.tables,
+                                    args.bot_delay, processes, url))
+            for r in range(args.repeat):  # alternating, so that both see the same machine
+                for setup in setups:
+                    cpu = setup.cpu()
+                    got = asyncio.run(run_once(setup.urls, args.tables, bots, args.seed + r,
+                                               args.think, args.seconds, args.warmup))
+                    got["server_cpu"] = (setup.cpu() - cpu) / got["seconds"]
+                    setup.runs.append(got)
+                    _report(setup, r, args.tables, got)
         finally:
-            if proc is not None:
-                proc.terminate()
-                proc.wait(10)
-    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-    spread = {k: (min(r[k] for r in runs), max(r[k] for r in runs)) for k in runs[0]}
-    print(f"median of {len(runs)}: {med['actions_per_s']:.0f} actions/s"
-          f" (runs {spread['actions_per_s'][0]:.0f}-{spread['actions_per_s'][1]:.0f}),"
-          f" p50 {med['p50_ms']:.1f} ms, p99 {med['p99_ms']:.1f} ms"
-          f" (runs {spread['p99_ms'][0]:.1f}-{spread['p99_ms'][1]:.1f})")
+            for setup in setups:
+                setup.stop()
+            if pg is not None:
+                pg.close()  # type: ignore[attr-defined]
+    for setup in setups:
+        _median(setup)
 
 
 if __name__ == "__main__":
