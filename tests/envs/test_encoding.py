@@ -7,6 +7,8 @@ import random
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import shock_rules as sr
 from shock_rules.envs import (
@@ -21,6 +23,7 @@ from shock_rules.envs import (
     layout,
     observation_size,
 )
+from strategies import random_editions
 
 
 def positions(players: int, variant: str, seed: int, every: int = 7) -> list[sr.State]:
@@ -183,3 +186,61 @@ def test_the_documented_layouts_match_the_code() -> None:
     doc = enc.__doc__ or ""
     documented = re.findall(r"^(\w+)\s{2,}\S", doc, re.M)
     assert [n for n in documented if n in {f.name for f in fields}] == [f.name for f in fields]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("variant", list(sr.Variant))
+def test_the_fast_observation_is_the_views_encoding_over_whole_games(
+        players: int, variant: sr.Variant) -> None:
+    from shock_rules.envs import action_mask, encode_seat, mask_seat
+
+    for seed in range(3):
+        rng = random.Random(seed * 10 + players)
+        state = sr.new_game(sr.GameConfig(players=players, variant=variant))
+        steps = 0
+        while True:
+            for seat in range(players):
+                v = sr.view(state, seat)
+                assert encode_seat(state, seat) == encode(v), (seed, steps, seat)
+                assert mask_seat(state, seat) == action_mask(v.legal_actions)
+            if sr.is_terminal(state):
+                break
+            if sr.is_chance(state):
+                state = sr.apply(state, sr.sample_chance(state, rng))
+            else:
+                acts = sr.legal_actions(state)
+                # Withdraw now and then, so that out-of-round seats and face-down cards occur.
+                stay = [a for a in acts if a.kind is not sr.ActionKind.WITHDRAW]
+                state = sr.apply(state, rng.choice(stay if stay and rng.random() < 0.9
+                                                   else acts))
+            steps += 1
+        assert steps > 100
+
+
+@settings(max_examples=20, deadline=None)
+@given(edition=random_editions(), seed=st.integers(0, 2**16))
+def test_the_fast_observation_follows_the_edition(edition: sr.Edition, seed: int) -> None:
+    from shock_rules.envs import encode_seat
+
+    rng = random.Random(seed)
+    state = sr.new_game(sr.GameConfig(players=4, edition=edition))
+    for _ in range(150):
+        if sr.is_terminal(state):
+            break
+        state = sr.apply(state, sr.sample_chance(state, rng) if sr.is_chance(state)
+                         else rng.choice(sr.legal_actions(state)))
+        seat = rng.randrange(4)
+        assert encode_seat(state, seat) == encode(sr.view(state, seat))
+
+
+def test_the_fast_observation_refuses_what_is_not_a_state_and_a_seat() -> None:
+    from shock_rules.envs import encode_seat, mask_seat
+
+    state = sr.new_game(sr.GameConfig(players=3))
+    for bad in (3, -1, True, "0"):
+        with pytest.raises(sr.InvalidArgumentError):
+            encode_seat(state, bad)  # type: ignore[arg-type]
+        with pytest.raises(sr.InvalidArgumentError):
+            mask_seat(state, bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        encode_seat(sr.view(state, 0), 0)  # type: ignore[arg-type]

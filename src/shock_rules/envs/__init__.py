@@ -14,6 +14,9 @@ lives here, in pure Python:
 - :func:`encode` turns a seat's :class:`~shock_rules.PlayerView` -- never the full state --
   into a fixed-size vector whose fields :func:`layout` lists (the table is in the module
   ``shock_rules.envs._encoding`` and in the documentation's *Environments* page);
+  :func:`encode_seat` writes the same vector straight from a state for one seat (the view's
+  facts only, without building the view: what the adapters observe), and :func:`mask_seat`
+  the same mask as :func:`action_mask` of the view's legal actions;
 - :func:`action_index` and :func:`action_of` number the decision actions ``0`` to
   :data:`NUM_ACTIONS` ``- 1`` (play, withdraw, down and cover a card; reveal; stop), and
   :func:`action_mask` marks the legal ones;
@@ -26,6 +29,9 @@ lives here, in pure Python:
 >>> s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=4)), random.Random(3))
 >>> v = sr.view(s, s.actor)
 >>> len(encode(v)) == observation_size(v.config)
+True
+>>> from shock_rules.envs import encode_seat
+>>> encode_seat(s, s.actor) == encode(v)
 True
 >>> action_of(176), action_of(0)
 (Action.parse('reveal'), Action.parse('play 1H'))
@@ -43,7 +49,9 @@ from ._encoding import (
     action_mask,
     action_of,
     encode,
+    encode_seat,
     layout,
+    mask_seat,
     observation_size,
 )
 from ._rewards import REWARDS, final_rewards
@@ -58,8 +66,10 @@ __all__ = [
     "action_mask",
     "action_of",
     "encode",
+    "encode_seat",
     "final_rewards",
     "layout",
+    "mask_seat",
     "observation_size",
 ]
 

@@ -85,13 +85,16 @@ from .._errors import (
     ConfigError,
     InvalidArgumentError,
     ShockError,
+    check_seat,
     quoted,
 )
 from .._info.view import PlayerView
 from .._rules.actions import COVER, DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action
-from .._rules.cards import NUM_CARDS, Card
+from .._rules.bits import iter_bits
+from .._rules.cards import NUM_CARDS, RANKS, Card
 from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig, Variant
-from .._rules.state import Phase, Status
+from .._rules.engine import legal_actions
+from .._rules.state import CHANCE_PHASES, Phase, State, Status, lead_suit, not_a_state
 from .._rules.tables import Tables, tables_for
 
 __all__ = [
@@ -103,7 +106,9 @@ __all__ = [
     "action_mask",
     "action_of",
     "encode",
+    "encode_seat",
     "layout",
+    "mask_seat",
     "observation_size",
 ]
 
@@ -121,7 +126,8 @@ GEM_BOUND: Final = 10_000.0
 _SLOTS: Final = MAX_PLAYERS
 _TRICK_SLOT: Final = 1 + _SLOTS + 1 + NUM_CARDS + 1
 _POISON_TYPES: Final = 3  # an edition has exactly three poison types (K30)
-_SEAT_SLOT: Final = 1 + len(Status) + 4 + 2 * _POISON_TYPES + 2 + 4
+_STATUSES: Final = len(Status)
+_SEAT_SLOT: Final = 1 + _STATUSES + 4 + 2 * _POISON_TYPES + 2 + 4
 
 
 class EncodingError(ShockError, ValueError):
@@ -175,7 +181,34 @@ def layout(config: GameConfig) -> tuple[Field, ...]:
     :class:`~shock_rules.ConfigError` if ``config`` is not a :class:`~shock_rules.GameConfig`.
     """
     _check_config("layout", config)
-    t = tables_for(config)
+    return _plan(tables_for(config)).fields
+
+
+class _Plan:
+    """The layout of one configuration's encoding, made once: its fields, their offsets by
+    name and the vector's size (building the fields costs more than encoding a view)."""
+
+    __slots__ = ("fields", "offset", "size", "tables")
+
+    def __init__(self, tables: Tables, fields: tuple[Field, ...]) -> None:
+        self.tables = tables  # kept alive: the plans are found by the tables' identity
+        self.fields = fields
+        self.offset = {f.name: f.offset for f in fields}
+        self.size = fields[-1].stop
+
+
+_PLANS: dict[int, _Plan] = {}
+
+
+def _plan(t: Tables) -> _Plan:
+    """Return the layout of games with the lookup tables ``t`` (one per configuration)."""
+    found = _PLANS.get(id(t))
+    if found is None or found.tables is not t:
+        found = _PLANS[id(t)] = _Plan(t, _fields(t))
+    return found
+
+
+def _fields(t: Tables) -> tuple[Field, ...]:
     kinds = len(t.chest_cards)
     chest = float(sum(t.chest_counts))
     cards = float(NUM_CARDS)
@@ -219,7 +252,7 @@ def layout(config: GameConfig) -> tuple[Field, ...]:
 def observation_size(config: GameConfig) -> int:
     """Return the length of :func:`encode`'s vector for games of ``config``."""
     _check_config("observation_size", config)
-    return layout(config)[-1].stop
+    return _plan(tables_for(config)).size
 
 
 def encode(view: PlayerView) -> list[float]:
@@ -236,8 +269,9 @@ def encode(view: PlayerView) -> list[float]:
     config = view.config
     n = config.players
     t = tables_for(config)
-    f = {fl.name: fl.offset for fl in layout(config)}
-    v = [0.0] * observation_size(config)
+    plan = _plan(t)
+    f = plan.offset
+    v = [0.0] * plan.size
     _encode_game(v, f, view, seat, config)
     _encode_turn(v, f, view, seat, n)
     _encode_cards(v, f, view)
@@ -345,6 +379,130 @@ def _encode_counts(v: list[float], f: dict[str, int], view: PlayerView, t: Table
             v[base + t.chest_index[c]] += 1.0
     v[f["revealed"]] = float(view.revealed)
     v[f["trick_gems"]] = float(view.trick_gems)
+
+
+def encode_seat(state: State, seat: int) -> list[float]:
+    """Return :func:`encode` of ``view(state, seat)``, written straight from the state: the
+    same vector, entry for entry, from the same facts of the view (K34: the seat's own hand
+    and face-down cards, and public facts only), without building the view (the adapters'
+    observations: several times faster).
+
+    Raise :class:`~shock_rules.InvalidArgumentError` for a seat that is not one of the game;
+    ``TypeError`` if ``state`` is not a :class:`~shock_rules.State`.
+    """
+    if type(state) is not State:
+        raise not_a_state(state)
+    n = state.config.players
+    seat = check_seat(seat, n)
+    t = state.tables
+    plan = _plan(t)
+    f = plan.offset
+    v = [0.0] * plan.size
+    config = state.config
+    phase = state.phase
+    # The game's shape and progress.
+    v[f["players"] + n - MIN_PLAYERS] = 1.0
+    if config.variant is Variant.SIMPLIFIED:
+        v[f["variant"]] = 1.0
+    v[f["seat"] + seat] = 1.0
+    v[f["round"] + state.round - 1] = 1.0
+    v[f["trick_number"]] = float(state.trick_number)
+    v[f["phase"] + int(phase)] = 1.0
+    # Who must move and who led, relative to the viewer.
+    deciding = phase not in CHANCE_PHASES and phase is not Phase.OVER
+    if deciding and state.actor >= 0:
+        v[f["to_move"] + (state.actor - seat) % n] = 1.0
+        if state.actor == seat:
+            v[f["my_turn"]] = 1.0
+    for name, who in (("leader", state.leader), ("lead_seat", state.lead_seat),
+                      ("round_leader", state.round_leader),
+                      ("last_winner", state.last_winner)):
+        if who >= 0:
+            v[f[name] + (who - seat) % n] = 1.0
+    # The trump, the lead suit and the cards the seat may know.
+    if state.trump_index >= 0:
+        v[f["trump"] + state.trump_index] = 1.0
+        v[f["trump_suit"] + state.trump_index // RANKS] = 1.0
+    lead = lead_suit(state.trick)
+    if lead is not None:
+        v[f["lead_suit"] + int(lead)] = 1.0
+    all_down = 0
+    for m in state.face_down_masks:
+        all_down |= m
+    for name, mask in (("hand", state.hand_masks[seat]),
+                       ("own_face_down", state.face_down_masks[seat]),
+                       ("discard", state.discard_mask & ~all_down)):
+        base = f[name]
+        for i in iter_bits(mask):
+            v[base + i] = 1.0
+    # The trick: another seat's face-down card stays unknown (K34).
+    base = f["trick"]
+    gems = 0
+    card_at = 2 + _SLOTS
+    for p in state.trick:
+        v[base] = 1.0
+        v[base + 1 + (p.seat - seat) % n] = 1.0
+        if p.face_up:
+            v[base + 1 + _SLOTS] = 1.0
+        if p.face_up or p.seat == seat:
+            v[base + card_at + p.card.index] = 1.0
+        v[base + card_at + NUM_CARDS] = float(p.gems)
+        gems += p.gems
+        base += _TRICK_SLOT
+    # Every seat's public facts.
+    seats = f["seats"]
+    status = state.status
+    for i in range(n):
+        base = seats + ((i - seat) % n) * _SEAT_SLOT
+        v[base] = 1.0
+        v[base + 1 + int(status[i])] = 1.0
+        k = base + 1 + _STATUSES
+        v[k] = float(state.hand_masks[i].bit_count())
+        v[k + 1] = float(state.face_down_masks[i].bit_count())
+        v[k + 2] = float(state.on_bag[i])
+        v[k + 3] = float(state.in_bag[i])
+        k += 4
+        poisons = state.poison_masks[i]
+        covered = state.covered_masks[i] & poisons
+        if poisons:
+            for j, type_mask in enumerate(t.type_masks):
+                v[k + j] = float((poisons & ~covered & type_mask).bit_count())
+                v[k + _POISON_TYPES + j] = float((covered & type_mask).bit_count())
+        k += 2 * _POISON_TYPES
+        potions = state.potion_masks[i].bit_count()
+        v[k] = float(potions)
+        v[k + 1] = float(potions - covered.bit_count())
+        voids = state.void_suits[i]
+        for suit in range(4):
+            if voids >> suit & 1:
+                v[k + 2 + suit] = 1.0
+    # The counts: the deck, the supply, the chest piles per kind, the gems at stake.
+    v[f["deck_size"]] = float(state.pool_mask.bit_count())
+    v[f["supply"]] = float(state.supply)
+    for name, counts in (("chest_deck", state.chest_deck),
+                         ("chest_discard", state.chest_discard),
+                         ("chest_centre", state.chest_centre)):
+        base = f[name]
+        for k, count in enumerate(counts):
+            v[base + k] = float(count)
+    v[f["revealed"]] = float(state.revealed)
+    v[f["trick_gems"]] = float(gems)
+    return v
+
+
+def mask_seat(state: State, seat: int) -> list[int]:
+    """Return :func:`action_mask` of ``view(state, seat).legal_actions``, from the state:
+    the seat's legal decisions when it must decide now, else all zero."""
+    if type(state) is not State:
+        raise not_a_state(state)
+    seat = check_seat(seat, state.config.players)
+    mask = [0] * NUM_ACTIONS
+    phase = state.phase
+    if phase not in CHANCE_PHASES and phase is not Phase.OVER and state.actor == seat:
+        index = _INDEX
+        for a in legal_actions(state):
+            mask[index[a]] = 1
+    return mask
 
 
 def action_index(action: Action) -> int:

@@ -41,7 +41,7 @@ from .._rules.config import GameConfig, Variant
 from .._rules.engine import apply, is_chance, is_terminal, legal_actions, new_game, sample_chance
 from .._rules.state import State
 from ..bots import Bot, make_bot
-from ._encoding import NUM_ACTIONS, EncodingError, action_mask, action_of, encode
+from ._encoding import NUM_ACTIONS, EncodingError, action_of, encode_seat, mask_seat
 from ._rewards import check_reward, final_rewards
 from ._text import table_text
 
@@ -142,9 +142,10 @@ class ShockRulesEnv(gymnasium.Env[Obs, np.int64]):
         return state
 
     def _observe(self) -> tuple[Obs, dict[str, Any]]:
-        v = view(self._state, self.seat)
-        obs = np.asarray(encode(v), dtype=np.float32)
-        return obs, {"action_mask": np.asarray(action_mask(v.legal_actions), dtype=np.int8)}
+        # Written from the state for the seat (the view's facts only): no view is built.
+        obs = np.asarray(encode_seat(self._state, self.seat), dtype=np.float32)
+        return obs, {"action_mask": np.asarray(mask_seat(self._state, self.seat),
+                                               dtype=np.int8)}
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:

@@ -43,11 +43,11 @@ from .._errors import (
     missing_extra,
     quoted,
 )
-from .._info.view import spectator_view, view
+from .._info.view import spectator_view
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import apply, is_chance, is_terminal, new_game, sample_chance
 from .._rules.state import State
-from ._encoding import NUM_ACTIONS, action_mask, action_of, encode
+from ._encoding import NUM_ACTIONS, action_of, encode_seat, mask_seat
 from ._rewards import check_reward, final_rewards
 from ._text import table_text
 
@@ -164,10 +164,11 @@ class raw_env(AECEnv[str, ObsDict, int]):
 
     def observe(self, agent: str) -> ObsDict:
         """Return the agent's observation: its view's vector and its action mask."""
-        v = view(self._state, self._seat(agent))
+        seat = self._seat(agent)
+        # Written from the state for the seat (the view's facts only): no view is built.
         return {
-            "observation": np.asarray(encode(v), dtype=np.float32),
-            "action_mask": np.asarray(action_mask(v.legal_actions), dtype=np.int8),
+            "observation": np.asarray(encode_seat(self._state, seat), dtype=np.float32),
+            "action_mask": np.asarray(mask_seat(self._state, seat), dtype=np.int8),
         }
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
