@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import pytest
 
@@ -90,3 +91,41 @@ def test_ansi_render_shows_the_agents_hand() -> None:
     assert text is not None
     hand = " ".join(str(c) for c in sr.view(env.state_now, 0).hand)
     assert f"seat 0 hand: {hand}" in text
+
+
+def _pick(rng: np.random.Generator, mask: np.ndarray[Any, Any]) -> int:
+    legal = np.flatnonzero(mask)
+    # An all-zero mask: that episode just ended, and autoreset ignores its next action.
+    return int(rng.choice(legal)) if len(legal) else 0
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_vector_environments_step_reset_and_repeat_by_seed(mode: str) -> None:
+    def run() -> tuple[np.ndarray[Any, Any], list[np.ndarray[Any, Any]], int]:
+        envs = gymnasium.make_vec("ShockRules-v0", num_envs=3, vectorization_mode=mode,
+                                  players=3, opponents="random")
+        rng = np.random.default_rng(5)
+        try:
+            first, info = envs.reset(seed=11)
+            assert first.shape == (3, *envs.single_observation_space.shape)
+            assert first in envs.observation_space
+            seen, ended = [], 0
+            for _ in range(120):
+                actions = np.array([_pick(rng, m) for m in info["action_mask"]])
+                obs, rewards, terminated, truncated, info = envs.step(actions)
+                assert obs.shape == first.shape and rewards.shape == (3,)
+                assert not truncated.any()
+                ended += int(terminated.sum())
+                seen.append(obs)
+            return first, seen, ended
+        finally:
+            envs.close()
+
+    first, seen, ended = run()
+    assert ended >= 3  # whole games end, and the environments start again by themselves
+    # The three environments play different games from one seed...
+    assert not np.array_equal(first[0], first[1]) or not np.array_equal(first[1], first[2])
+    # ...and the same seed plays the same games again.
+    again_first, again_seen, again_ended = run()
+    assert np.array_equal(first, again_first) and again_ended == ended
+    assert all(np.array_equal(a, b) for a, b in zip(seen, again_seen, strict=True))

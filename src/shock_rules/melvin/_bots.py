@@ -42,21 +42,31 @@ class Bot:
         raise NotImplementedError
 
 
+def _match(v: View) -> bool:
+    """Whether two face-up cards on top of the seats' piles show the same face (R4)."""
+    faces = [f for f in v.tops if f is not None]
+    return len(faces) != len(set(faces))
+
+
 class RandomBot(Bot):
-    """Any legal action, wrong slaps rarely (one time in twenty)."""
+    """Any legal action but a wrong slap; one time in twenty, it slaps without a match (or
+    acts at random) all the same."""
 
     def choose(self, v: View, legal: list[Action]) -> Action | None:
-        match = len([f for f in v.tops if f is not None]) != len(
-            {f for f in v.tops if f is not None})
+        match = _match(v)
         useful = [a for a in legal if not isinstance(a, Slap) or match]
-        pool = useful if useful and self.rng.random() < 0.95 else legal
-        return self.rng.choice(pool) if pool else None
+        if self.rng.random() < 0.05:
+            return self.rng.choice(legal) if legal else None
+        return self.rng.choice(useful) if useful else None
 
 
+@dataclass
 class ReactionBot(Bot):
     """Slaps every match, flips on its turn, keeps the best Gem card and gives the other to the
-    seat with the fewest Gem cards, plays *Orcolar* and *Óculos Geek* whenever it can, and never
-    slaps wrongly."""
+    seat with the fewest Gem cards, plays *Orcolar* and *Óculos Geek* whenever it can; it
+    slaps without a match by mistake with probability ``mistakes`` each time it could."""
+
+    mistakes: float = 0.02
 
     def choose(self, v: View, legal: list[Action]) -> Action | None:
         seat = v.seat
@@ -64,8 +74,7 @@ class ReactionBot(Bot):
         by_type: dict[type, list[Action]] = {}
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
-        faces = [f for f in v.tops if f is not None]
-        if Slap in by_type and len(faces) != len(set(faces)):
+        if Slap in by_type and (_match(v) or self.rng.random() < self.mistakes):
             return by_type[Slap][0]
         for kind in (Orcolar, Oculos):
             if kind in by_type:
