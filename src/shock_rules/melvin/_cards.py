@@ -193,9 +193,20 @@ ACTION_TYPES = CHANCE_TYPES + (Flip, Slap, Award, Toalha, Orcolar, Amuleto, Ocul
 
 
 def _int(word: str, text: str) -> int:
-    if not word.isdigit() or (len(word) > 1 and word[0] == "0") or len(word) > 3:
+    # ASCII digits only: str.isdigit() also takes digits int() cannot read ("²").
+    if (not (word.isascii() and word.isdigit()) or (len(word) > 1 and word[0] == "0")
+            or len(word) > 3):
         raise InvalidNotationError(f"not a number: {quoted(word)} in {quoted(text)}")
     return int(word)
+
+
+def _seat(word: str, text: str) -> int:
+    """A seat number: 0 to 5, as a game has at most six players (MK-SETUP-1)."""
+    seat = _int(word, text)
+    if seat > 5:
+        raise InvalidNotationError(f"not a seat: {quoted(word)} in {quoted(text)} (seats are"
+                                   " 0 to 5)")
+    return seat
 
 
 def _gem(word: str, text: str) -> str:
@@ -213,9 +224,12 @@ def parse_action(text: str) -> Action:
     w = text.split(" ")
     bad = InvalidNotationError(f"not a Melvin action: {quoted(text)}")
     if len(w) == 2 and w[0] == "dealer":
-        return ChooseDealer(_int(w[1], text))
+        return ChooseDealer(_seat(w[1], text))
     if len(w) == 2 and w[0] == "reveal" and w[1][:1] == "V":
-        return Reveal(_int(w[1][1:], text))
+        face = _int(w[1][1:], text)
+        if face < 1:
+            raise bad  # faces are numbered from 1 (MK-SETUP-2)
+        return Reveal(face)
     if len(w) == 2 and w[0] == "gem":
         return DrawGem(_gem(w[1], text))
     if len(w) == 2 and w[0] == "penalty":
@@ -224,7 +238,7 @@ def parse_action(text: str) -> Action:
         return DrawPenalty(w[1])
     if len(w) < 2:
         raise bad
-    seat = _int(w[0], text)
+    seat = _seat(w[0], text)
     rest = w[1:]
     if rest == ["flip"]:
         return Flip(seat)
@@ -235,11 +249,11 @@ def parse_action(text: str) -> Action:
     if rest == ["amuleto"]:
         return Amuleto(seat)
     if len(rest) == 2 and rest[0] == "toalha":
-        return Toalha(seat, _int(rest[1], text))
+        return Toalha(seat, _seat(rest[1], text))
     if len(rest) == 3 and rest[0] == "oculos":
-        return Oculos(seat, _int(rest[1], text), _gem(rest[2], text))
+        return Oculos(seat, _seat(rest[1], text), _gem(rest[2], text))
     if len(rest) == 2 and rest[0] == "award":
         return Award(seat, _gem(rest[1], text), None)
     if len(rest) == 4 and rest[0] == "award" and rest[2] == "give":
-        return Award(seat, _gem(rest[1], text), _int(rest[3], text))
+        return Award(seat, _gem(rest[1], text), _seat(rest[3], text))
     raise bad
