@@ -54,7 +54,7 @@ def test_texts_that_are_no_action_fail_the_schema_and_the_reader(text: str) -> N
         mk.action_from_json(json.dumps(text))
 
 
-@pytest.mark.rule("MK-CONSERVE-1")
+@pytest.mark.rule("MK-CONS-1")
 def test_documents_that_break_the_game_are_refused_by_the_loader() -> None:
     rng = random.Random(4)
     states = list(walk(4, 11))
