@@ -352,3 +352,30 @@ def test_toalha_from_a_shuffled_pile_reveals_faces_by_chance_seen_by_nobody() ->
 def test_toalha_may_be_played_in_an_award_window() -> None:
     s = play(_with_special(_match(), 3, "Toalha"), "0 slap", "gem G1", "gem G2")
     assert mk.Toalha(3, 1) in mk.legal_actions(s, 3)
+
+
+@pytest.mark.rule("MK-PEN-2")
+def test_cards_for_everyone_skips_eliminated_seats() -> None:
+    # M20: clockwise from the penalised player's left, skipping eliminated seats.
+    s = known(dealt(5), {2: (7, 8, 9), 3: (1,), 4: (2,), 0: (3,), 1: (4,)})
+    s = replace(s, in_game=(True, True, True, False, True))
+    s = play(s, "2 slap", "penalty Cartas")
+    assert s.known == ((3, 8), (4, 9), (), (1,), (2, 7))
+
+
+@pytest.mark.rule("MK-AWARD-1")
+def test_the_second_gem_card_may_go_to_a_seat_this_slap_eliminates() -> None:
+    # M23: seats 1 and 4 have empty piles and lose this race, but still count when chosen.
+    s = play(known(dealt(5), {1: (5,), 2: (5,), 4: ()}), "1 flip", "2 flip")
+    s = play(s, "2 slap", "gem G1", "gem G1")
+    gives = {a.give for a in mk.legal_actions(s, 2) if isinstance(a, mk.Award)}
+    assert gives == {0, 1, 3, 4}
+
+
+@pytest.mark.rule("MK-SPECIAL-1")
+def test_toalha_targets_only_seats_with_draw_pile_cards() -> None:
+    # M26: the target needs at least one draw-pile card; the thief may have none.
+    s = known(dealt(4), {0: (), 1: (), 2: (1,)})
+    s = _with_special(s, 0, "Toalha")
+    targets = {a.target for a in mk.legal_actions(s, 0) if isinstance(a, mk.Toalha)}
+    assert targets == {2, 3}
