@@ -12,8 +12,9 @@ side, in interleaved rounds of ``--seconds`` each (the machine is shared: median
 - our Gymnasium environment (``ShockRules-v0``, one seat against heuristic bots, whose moves
   happen inside a step);
 - our OpenSpiel game (``python_shock_rules``) against OpenSpiel's ``oh_hell`` (C++), each
-  driven from Python through ``pyspiel`` with the observation tensor read at every decision
-  (as an agent would), chance outcomes sampled by their probabilities.
+  driven from Python through ``pyspiel`` with the information-state tensor read at every
+  decision, as an agent would (``oh_hell`` has no observation tensor), chance outcomes sampled
+  by their probabilities.
 
     python benchmarks/env_speed.py [--rounds 5] [--seconds 2] [--players 4]
 """
@@ -70,7 +71,8 @@ def gymnasium_loop(players: int, seconds: float, seed: int) -> float:
 
 def openspiel_loop(game: object, seconds: float, seed: int) -> float:
     """Decisions per second of an OpenSpiel game driven from Python, reading the deciding
-    player's observation tensor at every decision; chance sampled by its probabilities."""
+    player's information-state tensor at every decision; chance sampled by its
+    probabilities."""
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()  # type: ignore[attr-defined]
     steps, t0 = 0, time.perf_counter()
@@ -81,7 +83,7 @@ def openspiel_loop(game: object, seconds: float, seed: int) -> float:
             ids, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(ids, p=np.asarray(probs) / sum(probs))))
         else:
-            state.observation_tensor(state.current_player())
+            state.information_state_tensor(state.current_player())
             state.apply_action(int(rng.choice(state.legal_actions())))
             steps += 1
             if steps % 64 == 0 and time.perf_counter() - t0 >= seconds:

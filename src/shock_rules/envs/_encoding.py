@@ -75,8 +75,9 @@ indexes       action     meaning
 
 from __future__ import annotations
 
+import array
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableSequence
 from typing import Final
 
 import attrs
@@ -90,7 +91,6 @@ from .._errors import (
 )
 from .._info.view import PlayerView
 from .._rules.actions import COVER, DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action
-from .._rules.bits import iter_bits
 from .._rules.cards import NUM_CARDS, RANKS, Card
 from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, ROUNDS, GameConfig, Variant
 from .._rules.engine import legal_actions
@@ -127,6 +127,7 @@ _SLOTS: Final = MAX_PLAYERS
 _TRICK_SLOT: Final = 1 + _SLOTS + 1 + NUM_CARDS + 1
 _POISON_TYPES: Final = 3  # an edition has exactly three poison types (K30)
 _STATUSES: Final = len(Status)
+_CARD_AT: Final = 2 + _SLOTS  # where a trick slot's card block starts
 _SEAT_SLOT: Final = 1 + _STATUSES + 4 + 2 * _POISON_TYPES + 2 + 4
 
 
@@ -188,13 +189,15 @@ class _Plan:
     """The layout of one configuration's encoding, made once: its fields, their offsets by
     name and the vector's size (building the fields costs more than encoding a view)."""
 
-    __slots__ = ("fields", "offset", "size", "tables")
+    __slots__ = ("fields", "offset", "size", "tables", "zeros")
 
     def __init__(self, tables: Tables, fields: tuple[Field, ...]) -> None:
         self.tables = tables  # kept alive: the plans are found by the tables' identity
         self.fields = fields
         self.offset = {f.name: f.offset for f in fields}
         self.size = fields[-1].stop
+        #: A zero vector of float32 to copy (a slice copy costs less than making one).
+        self.zeros = array.array("f", bytes(4 * self.size))
 
 
 _PLANS: dict[int, _Plan] = {}
@@ -392,102 +395,134 @@ def encode_seat(state: State, seat: int) -> list[float]:
     """
     if type(state) is not State:
         raise not_a_state(state)
+    seat = check_seat(seat, state.config.players)
+    plan = _plan(state.tables)
+    v = array.array("d", bytes(8 * plan.size))
+    _write_seat(v, state, seat, plan)
+    return v.tolist()
+
+
+def encode_seat_f32(state: State, seat: int) -> array.array[float]:
+    """:func:`encode_seat` as an ``array.array('f')``, for the adapters: numpy wraps it
+    without a copy (``np.frombuffer``), where converting a list of Python floats costs as
+    much as encoding it. The state and seat are the adapter's own (trusted)."""
+    plan = _plan(state.tables)
+    v = plan.zeros[:]
+    _write_seat(v, state, seat, plan)
+    return v
+
+
+def _write_seat(v: MutableSequence[float], state: State, seat: int, plan: _Plan) -> None:
+    """Write the encoding of ``seat``'s view of ``state`` into the zeroed vector ``v``.
+
+    Counts are written as ints, which the float vectors store as floats (``encode_seat``'s
+    list is read back from a float array)."""
     n = state.config.players
-    seat = check_seat(seat, n)
-    t = state.tables
-    plan = _plan(t)
     f = plan.offset
-    v = [0.0] * plan.size
-    config = state.config
     phase = state.phase
     # The game's shape and progress.
-    v[f["players"] + n - MIN_PLAYERS] = 1.0
-    if config.variant is Variant.SIMPLIFIED:
-        v[f["variant"]] = 1.0
-    v[f["seat"] + seat] = 1.0
-    v[f["round"] + state.round - 1] = 1.0
-    v[f["trick_number"]] = float(state.trick_number)
-    v[f["phase"] + int(phase)] = 1.0
+    v[f["players"] + n - MIN_PLAYERS] = 1
+    if state.config.variant is Variant.SIMPLIFIED:
+        v[f["variant"]] = 1
+    v[f["seat"] + seat] = 1
+    v[f["round"] + state.round - 1] = 1
+    v[f["trick_number"]] = state.trick_number
+    v[f["phase"] + phase] = 1
     # Who must move and who led, relative to the viewer.
-    deciding = phase not in CHANCE_PHASES and phase is not Phase.OVER
-    if deciding and state.actor >= 0:
-        v[f["to_move"] + (state.actor - seat) % n] = 1.0
-        if state.actor == seat:
-            v[f["my_turn"]] = 1.0
-    for name, who in (("leader", state.leader), ("lead_seat", state.lead_seat),
-                      ("round_leader", state.round_leader),
-                      ("last_winner", state.last_winner)):
-        if who >= 0:
-            v[f[name] + (who - seat) % n] = 1.0
+    actor = state.actor
+    if actor >= 0 and phase not in CHANCE_PHASES and phase is not Phase.OVER:
+        v[f["to_move"] + (actor - seat) % n] = 1
+        if actor == seat:
+            v[f["my_turn"]] = 1
+    who = state.leader
+    if who >= 0:
+        v[f["leader"] + (who - seat) % n] = 1
+    who = state.lead_seat
+    if who >= 0:
+        v[f["lead_seat"] + (who - seat) % n] = 1
+    who = state.round_leader
+    if who >= 0:
+        v[f["round_leader"] + (who - seat) % n] = 1
+    who = state.last_winner
+    if who >= 0:
+        v[f["last_winner"] + (who - seat) % n] = 1
     # The trump, the lead suit and the cards the seat may know.
-    if state.trump_index >= 0:
-        v[f["trump"] + state.trump_index] = 1.0
-        v[f["trump_suit"] + state.trump_index // RANKS] = 1.0
-    lead = lead_suit(state.trick)
+    trump = state.trump_index
+    if trump >= 0:
+        v[f["trump"] + trump] = 1
+        v[f["trump_suit"] + trump // RANKS] = 1
+    trick = state.trick
+    lead = lead_suit(trick)
     if lead is not None:
-        v[f["lead_suit"] + int(lead)] = 1.0
+        v[f["lead_suit"] + lead] = 1
+    down = state.face_down_masks
     all_down = 0
-    for m in state.face_down_masks:
+    for m in down:
         all_down |= m
-    for name, mask in (("hand", state.hand_masks[seat]),
-                       ("own_face_down", state.face_down_masks[seat]),
-                       ("discard", state.discard_mask & ~all_down)):
-        base = f[name]
-        for i in iter_bits(mask):
-            v[base + i] = 1.0
+    hands = state.hand_masks
+    for base, mask in ((f["hand"], hands[seat]), (f["own_face_down"], down[seat]),
+                       (f["discard"], state.discard_mask & ~all_down)):
+        while mask:  # the set bits, inline: a generator per mask costs more than the loop
+            low = mask & -mask
+            v[base + low.bit_length() - 1] = 1
+            mask ^= low
     # The trick: another seat's face-down card stays unknown (K34).
     base = f["trick"]
     gems = 0
-    card_at = 2 + _SLOTS
-    for p in state.trick:
-        v[base] = 1.0
-        v[base + 1 + (p.seat - seat) % n] = 1.0
+    for p in trick:
+        v[base] = 1
+        v[base + 1 + (p.seat - seat) % n] = 1
         if p.face_up:
-            v[base + 1 + _SLOTS] = 1.0
-        if p.face_up or p.seat == seat:
-            v[base + card_at + p.card.index] = 1.0
-        v[base + card_at + NUM_CARDS] = float(p.gems)
+            v[base + 1 + _SLOTS] = 1
+            v[base + _CARD_AT + p.card.index] = 1
+        elif p.seat == seat:
+            v[base + _CARD_AT + p.card.index] = 1
+        v[base + _CARD_AT + NUM_CARDS] = p.gems
         gems += p.gems
         base += _TRICK_SLOT
     # Every seat's public facts.
     seats = f["seats"]
-    status = state.status
+    status, on_bag, in_bag = state.status, state.on_bag, state.in_bag
+    poison_masks, covered_masks = state.poison_masks, state.covered_masks
+    potion_masks, void_suits = state.potion_masks, state.void_suits
+    type_masks = plan.tables.type_masks
     for i in range(n):
         base = seats + ((i - seat) % n) * _SEAT_SLOT
-        v[base] = 1.0
-        v[base + 1 + int(status[i])] = 1.0
+        v[base] = 1
+        v[base + 1 + status[i]] = 1
         k = base + 1 + _STATUSES
-        v[k] = float(state.hand_masks[i].bit_count())
-        v[k + 1] = float(state.face_down_masks[i].bit_count())
-        v[k + 2] = float(state.on_bag[i])
-        v[k + 3] = float(state.in_bag[i])
+        v[k] = hands[i].bit_count()
+        v[k + 1] = down[i].bit_count()
+        v[k + 2] = on_bag[i]
+        v[k + 3] = in_bag[i]
         k += 4
-        poisons = state.poison_masks[i]
-        covered = state.covered_masks[i] & poisons
+        poisons = poison_masks[i]
+        covered = covered_masks[i] & poisons
         if poisons:
-            for j, type_mask in enumerate(t.type_masks):
-                v[k + j] = float((poisons & ~covered & type_mask).bit_count())
-                v[k + _POISON_TYPES + j] = float((covered & type_mask).bit_count())
+            uncovered = poisons & ~covered
+            for j, type_mask in enumerate(type_masks):
+                v[k + j] = (uncovered & type_mask).bit_count()
+                v[k + _POISON_TYPES + j] = (covered & type_mask).bit_count()
         k += 2 * _POISON_TYPES
-        potions = state.potion_masks[i].bit_count()
-        v[k] = float(potions)
-        v[k + 1] = float(potions - covered.bit_count())
-        voids = state.void_suits[i]
-        for suit in range(4):
-            if voids >> suit & 1:
-                v[k + 2 + suit] = 1.0
+        potions = potion_masks[i].bit_count()
+        v[k] = potions
+        v[k + 1] = potions - covered.bit_count()
+        voids = void_suits[i]
+        if voids:
+            for suit in range(4):
+                if voids >> suit & 1:
+                    v[k + 2 + suit] = 1
     # The counts: the deck, the supply, the chest piles per kind, the gems at stake.
-    v[f["deck_size"]] = float(state.pool_mask.bit_count())
-    v[f["supply"]] = float(state.supply)
-    for name, counts in (("chest_deck", state.chest_deck),
-                         ("chest_discard", state.chest_discard),
-                         ("chest_centre", state.chest_centre)):
-        base = f[name]
-        for k, count in enumerate(counts):
-            v[base + k] = float(count)
-    v[f["revealed"]] = float(state.revealed)
-    v[f["trick_gems"]] = float(gems)
-    return v
+    v[f["deck_size"]] = state.pool_mask.bit_count()
+    v[f["supply"]] = state.supply
+    for base, counts in ((f["chest_deck"], state.chest_deck),
+                         (f["chest_discard"], state.chest_discard),
+                         (f["chest_centre"], state.chest_centre)):
+        for count in counts:
+            v[base] = count
+            base += 1
+    v[f["revealed"]] = state.revealed
+    v[f["trick_gems"]] = gems
 
 
 def mask_seat(state: State, seat: int) -> list[int]:
@@ -495,8 +530,13 @@ def mask_seat(state: State, seat: int) -> list[int]:
     the seat's legal decisions when it must decide now, else all zero."""
     if type(state) is not State:
         raise not_a_state(state)
-    seat = check_seat(seat, state.config.players)
-    mask = [0] * NUM_ACTIONS
+    return list(mask_seat_bytes(state, check_seat(seat, state.config.players)))
+
+
+def mask_seat_bytes(state: State, seat: int) -> bytearray:
+    """:func:`mask_seat` as a ``bytearray``, for the adapters (numpy wraps it as int8 without
+    a copy). The state and seat are the adapter's own (trusted)."""
+    mask = bytearray(NUM_ACTIONS)
     phase = state.phase
     if phase not in CHANCE_PHASES and phase is not Phase.OVER and state.actor == seat:
         index = _INDEX

@@ -41,7 +41,13 @@ from .._rules.config import GameConfig, Variant
 from .._rules.engine import apply, is_chance, is_terminal, legal_actions, new_game, sample_chance
 from .._rules.state import State
 from ..bots import Bot, make_bot
-from ._encoding import NUM_ACTIONS, EncodingError, action_of, encode_seat, mask_seat
+from ._encoding import (
+    NUM_ACTIONS,
+    EncodingError,
+    action_of,
+    encode_seat_f32,
+    mask_seat_bytes,
+)
 from ._rewards import check_reward, final_rewards
 from ._text import table_text
 
@@ -143,9 +149,9 @@ class ShockRulesEnv(gymnasium.Env[Obs, np.int64]):
 
     def _observe(self) -> tuple[Obs, dict[str, Any]]:
         # Written from the state for the seat (the view's facts only): no view is built.
-        obs = np.asarray(encode_seat(self._state, self.seat), dtype=np.float32)
-        return obs, {"action_mask": np.asarray(mask_seat(self._state, self.seat),
-                                               dtype=np.int8)}
+        obs = np.frombuffer(encode_seat_f32(self._state, self.seat), dtype=np.float32)
+        return obs, {"action_mask": np.frombuffer(mask_seat_bytes(self._state, self.seat),
+                                                  dtype=np.int8)}
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:

@@ -65,7 +65,14 @@ from .._rules.engine import (
 )
 from .._rules.state import CHANCE, Phase, State
 from .._rules.tables import tables_for
-from ._encoding import NUM_ACTIONS, action_index, action_of, encode_seat, layout, observation_size
+from ._encoding import (
+    NUM_ACTIONS,
+    action_index,
+    action_of,
+    encode_seat_f32,
+    layout,
+    observation_size,
+)
 from ._rewards import final_rewards, reward_bounds
 from ._text import table_text
 
@@ -368,7 +375,8 @@ class ShockRulesObserver:
 
     def set_from(self, state: ShockRulesState, player: int) -> None:
         """Fill :attr:`tensor` with the encoding of ``player``'s view of ``state``."""
-        self.tensor[:] = encode_seat(state.shock_state, player)  # the view's facts, no view
+        # The view's facts, written from the state (no view built), copied without conversion.
+        self.tensor[:] = np.frombuffer(encode_seat_f32(state.shock_state, player), np.float32)
 
     def string_from(self, state: ShockRulesState, player: int) -> str:
         """Return ``player``'s information-state string (perfect recall) or observation

@@ -47,7 +47,7 @@ from .._info.view import spectator_view
 from .._rules.config import GameConfig, Variant
 from .._rules.engine import apply, is_chance, is_terminal, new_game, sample_chance
 from .._rules.state import State
-from ._encoding import NUM_ACTIONS, action_of, encode_seat, mask_seat
+from ._encoding import NUM_ACTIONS, action_of, encode_seat_f32, mask_seat_bytes
 from ._rewards import check_reward, final_rewards
 from ._text import table_text
 
@@ -165,10 +165,11 @@ class raw_env(AECEnv[str, ObsDict, int]):
     def observe(self, agent: str) -> ObsDict:
         """Return the agent's observation: its view's vector and its action mask."""
         seat = self._seat(agent)
-        # Written from the state for the seat (the view's facts only): no view is built.
+        # Written from the state for the seat (the view's facts only): no view is built, and
+        # numpy wraps the float32 and byte buffers without converting element by element.
         return {
-            "observation": np.asarray(encode_seat(self._state, seat), dtype=np.float32),
-            "action_mask": np.asarray(mask_seat(self._state, seat), dtype=np.int8),
+            "observation": np.frombuffer(encode_seat_f32(self._state, seat), dtype=np.float32),
+            "action_mask": np.frombuffer(mask_seat_bytes(self._state, seat), dtype=np.int8),
         }
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
