@@ -24,8 +24,9 @@ SWITCH = "SHOCK_RULES_COMPILE"
 
 #: The modules compiled by mypyc, as paths below ``src/``: the state and the draft a step is
 #: built on (native classes in this build: see ``docs/architecture.md``), the rule modules of a
-#: step, the checks that loaders and determinizations run, and the search bot with the
-#: heuristic policy of its playouts and its determinizations. ``events.py`` (attrs classes)
+#: step, the checks that loaders and determinizations run, the search bot with the
+#: heuristic policy of its playouts and its determinizations, and the environments'
+#: observations (every step of an adapter writes one). ``events.py`` (attrs classes)
 #: and ``probability.py`` (a ``Fraction`` subclass that sets a slot in ``__new__``) stay pure.
 COMPILED_MODULES = (
     "shock_rules/_rules/bits.py",
@@ -42,6 +43,7 @@ COMPILED_MODULES = (
     "shock_rules/_info/determinize.py",
     "shock_rules/bots/heuristic.py",
     "shock_rules/bots/mcts.py",
+    "shock_rules/envs/_observe.py",
 )
 
 _SETUP = """
