@@ -3,9 +3,9 @@
 An action is its notation (MK-NOTATION-1), a JSON string of the form
 ``schemas/action.schema.json``. A state document holds every field, hidden ones included: it is
 for saving and debugging, never for a client, which gets a view document only (MK-INFO-1); their
-forms are ``schemas/state.schema.json`` and ``schemas/view.schema.json``. ``state_from_json`` checks the
-document and the state (``check_state``) and raises :class:`InvalidStateError` for anything no
-legal play reaches.
+forms are ``schemas/state.schema.json`` and ``schemas/view.schema.json``. ``state_from_json``
+checks the document and the state (``check_state``) and raises :class:`InvalidStateError` for
+anything no legal play reaches.
 """
 
 from __future__ import annotations
