@@ -392,11 +392,12 @@ def _searched_positions() -> list[sr.PlayerView]:
 
 # The decisions of MCTSBot(iterations=30) on _searched_positions(), position i searched with
 # random.Random(i), as the search decided before its playouts were made faster (the rollout
-# policy on states, the chest draws): a faster search must search the same way.
+# policy on states, the chest draws), the paired ones since only its root is searched (the
+# heuristic below it): a faster search must search the same way.
 _PAIRED = (
-    "reveal; play 7H; stop; play 7H; reveal; play 5H; reveal; play 6S; play 8H; reveal; "
-    "play 1H; play 9D; play 9C; stop; stop; play 9D; play 6S; play 1C; play 7D; play 6H; "
-    "play 1S; play 6D; play 5H; down 6S"
+    "reveal; play 8S; reveal; play 7H; reveal; play 9H; reveal; play 6S; play 8H; "
+    "reveal; play 1H; play 6C; play 3C; reveal; reveal; withdraw 1H; play 6S; play 1C; "
+    "play 7D; play 6H; play 1S; play 10D; play 5H; down 6S"
 )
 _UNPAIRED = (
     "reveal; play 2S; stop; play 5H; stop; play 9H; reveal; play 8S; play 8H; reveal; "

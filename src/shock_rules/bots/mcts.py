@@ -2,18 +2,23 @@
 
 :class:`MCTSBot` decides from a :class:`~shock_rules.PlayerView` only. Each iteration draws a
 *determinization* -- a full state consistent with the view (:func:`~shock_rules.determinize`)
--- and plays it forward: the bot's own decisions follow a tree of its action sequences (UCT,
-with availability counts because the legal actions differ between determinizations), the
-other seats follow a fast heuristic policy, and chance is sampled (K6). The playout stops at
+-- and plays it forward: the bot's decision is searched as below, the other seats follow a
+fast heuristic policy, and chance is sampled (K6). The playout stops at
 the end of the current round (or the game) and is scored by the bot's standing.
 
 At the root, by default (``paired=True``), every candidate action is played out on the same
-determinization with the same stream of chance outcomes (common random numbers), and the best
-mean wins: with a budget of tens of playouts, the luck of the deal and of the chest otherwise
-swamps the differences between actions. Measured (benchmarks/strength.py, 200 games against
-three heuristic bots): plain UCT with 50 playouts won 27-30%, paired 60 won 33%, paired 120
-won 36% (equal strength: 25%). With ``paired=False`` the root is searched by UCT too and the
-most visited action is chosen.
+determinization with the same stream of chance outcomes (common random numbers), the bot's
+later decisions in the playout follow the heuristic too (flat Monte Carlo over the root
+actions), and the best mean wins: with a budget of tens of playouts, the luck of the deal and
+of the chest otherwise swamps the differences between actions, and a tree below the root,
+with a few dozen visits per root action, would mostly try the bot's later actions at random.
+Measured (benchmarks/strength.py, 400 games against three heuristic bots, equal strength
+25%, docs/performance.md): plain UCT with 50 playouts won 27-30%; paired with a UCT tree below
+the root, 120 playouts, 36.6%; paired root-only, 120 playouts, 42.6% on the same games, and
+48.4% with 330 playouts, which the compiled build makes in the same think time. With
+``paired=False`` the bot's decisions follow a tree of its action sequences (UCT, with
+availability counts because the legal actions differ between determinizations), the root
+included, and the most visited action is chosen.
 
 ``MCTSBot(seconds=0.2)`` bounds the time of a decision as well, for front-ends that must
 answer promptly. The clock starts when :meth:`MCTSBot.choose` is called (the first
@@ -189,7 +194,7 @@ class MCTSBot:
                        rng: random.Random, clock: _Clock | None) -> int:
         """Play every root action out on the same determinization with the same stream of
         chance (common random numbers), so that the comparison between root actions is not
-        drowned by the luck of the deal and of the chest; below the root, UCT as usual.
+        drowned by the luck of the deal and of the chest; below the root, the heuristic.
         Return the number of playouts."""
         cands = self._candidates(first)
         done = 0
@@ -239,6 +244,11 @@ class MCTSBot:
                 node = None  # expanded: the rest is a playout
             else:
                 node = child
+            if first_action is not None:
+                # Paired: only the root is searched; the bot's later decisions follow the
+                # heuristic, as a UCT tree of a few dozen visits per root action would mostly
+                # try its actions at random (measured: 42.6% against 36.6% at 120 playouts).
+                node = None
             path.append(child)
             state = apply(state, action)
         reward = _reward(state, me, rnd)
