@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 
@@ -225,3 +226,49 @@ def test_postgresql_restarted_underneath_costs_a_clear_error_and_nothing_else(
     # which takes it again on a new session.
     assert store.try_lease("t-restart") and store.holds_lease("t-restart")
     store.close()
+
+
+def test_a_database_that_stops_answering_costs_an_error_not_a_hang(postgres_db: str) -> None:
+    # Another session locks the actions away from everyone, as a stuck database would: the
+    # store's statements wait on the server, which cancels them at the statement timeout.
+    store = PostgresStore(postgres_db, statement_timeout=0.5)
+    store.create_table(_table("t-stuck", 2))
+    blocker = psycopg.connect(postgres_db, autocommit=True)
+    try:
+        blocker.execute("BEGIN")
+        blocker.execute("LOCK TABLE actions IN ACCESS EXCLUSIVE MODE")
+        outcome: list[BaseException | list[StoredAction]] = []
+
+        def read() -> None:
+            try:
+                outcome.append(store.actions_since("t-stuck", 0))
+            except BaseException as exc:  # handed to the test below
+                outcome.append(exc)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reader.join(60)  # without a statement timeout it would wait for the lock for ever
+        assert len(outcome) == 1 and isinstance(outcome[0], StoreUnavailableError)
+        assert "no answer within 0.5 s" in str(outcome[0])
+        with pytest.raises(StoreUnavailableError):
+            store.append_actions("t-stuck", [StoredAction(2, 0, "held up")])
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    # Once the database answers again, so does the store, and nothing refused was kept.
+    assert [a.action for a in store.actions_since("t-stuck", 0)] == ["a0", "a1"]
+    store.close()
+
+
+def test_keepalives_are_set_unless_the_url_sets_its_own() -> None:
+    from shock_rules.server._postgres import _keepalive_options, _with_keepalives
+
+    plain = _keepalive_options("postgresql://u@h/db")
+    assert plain["keepalives"] == "1" and plain["tcp_user_timeout"] == "30000"
+    own = _keepalive_options("postgresql://u@h/db?keepalives_idle=60&tcp_user_timeout=5000")
+    assert "keepalives_idle" not in own and "tcp_user_timeout" not in own
+    assert own["keepalives_count"] == "3"
+    merged = psycopg.conninfo.conninfo_to_dict(
+        _with_keepalives("postgresql://u@h/db?keepalives_idle=60"))
+    assert merged["keepalives_idle"] == "60" and merged["keepalives"] == "1"
+    assert merged["user"] == "u" and merged["dbname"] == "db"

@@ -39,7 +39,7 @@ from ._store import (
 try:
     import psycopg
     from psycopg import errors as pg_errors
-    from psycopg.conninfo import conninfo_to_dict
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
 except ImportError as exc:
     raise missing_extra("shock_rules.server's PostgreSQL store", "postgres", exc,
                         frozenset({"psycopg"})) from None
@@ -97,6 +97,28 @@ def _where(url: str) -> str:
     return f"PostgreSQL at {host}{port}/{parts.get('dbname') or ''}"
 
 
+#: TCP keepalives and a send timeout (libpq parameters), so that a database host that
+#: vanishes without closing the connection (a cable pulled, a host frozen) is noticed in about
+#: half a minute rather than the system's hours. A URL that sets one of them keeps its own.
+_KEEPALIVE: Final = {"keepalives": "1", "keepalives_idle": "10", "keepalives_interval": "5",
+                     "keepalives_count": "3", "tcp_user_timeout": "30000"}
+
+
+def _keepalive_options(url: str) -> dict[str, str]:
+    """Return the keepalive parameters the URL does not set itself."""
+    try:
+        given = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return {}  # the connection attempt will say what is wrong with the URL
+    return {k: v for k, v in _KEEPALIVE.items() if k not in given}
+
+
+def _with_keepalives(url: str) -> str:
+    """Return the connection string ``url`` with the keepalive parameters it lacks."""
+    extra = _keepalive_options(url)
+    return make_conninfo(url, **extra) if extra else url
+
+
 class SchemaVersionError(RuntimeError):
     """The database was written by a newer version of the package."""
 
@@ -105,10 +127,15 @@ class PostgresStore:
     """A :class:`~shock_rules.server.SharedStore` in a PostgreSQL database, created on first
     use. ``url`` is a libpq connection string or URL (``postgresql://user@host/dbname``)."""
 
-    def __init__(self, url: str, *, connect_timeout: float = 10.0) -> None:
+    def __init__(self, url: str, *, connect_timeout: float = 10.0,
+                 statement_timeout: float = 15.0) -> None:
         self.url = url
         self.where = _where(url)
         self._timeout = max(1, round(connect_timeout))
+        #: The store's calls run on the server's event loop: a database that stops answering
+        #: without closing its connections must cost an error after a while, not a hang.
+        self._statement_ms = max(1, round(statement_timeout * 1000))
+        self._conninfo = _with_keepalives(url)
         self._lock = threading.Lock()
         self._db: psycopg.Connection[tuple[object, ...]] | None = None
         self._lease_db: psycopg.Connection[tuple[object, ...]] | None = None
@@ -120,11 +147,22 @@ class PostgresStore:
     # -- connections ---------------------------------------------------------------------------
 
     def _connect(self) -> psycopg.Connection[tuple[object, ...]]:
-        return psycopg.connect(self.url, autocommit=True, connect_timeout=self._timeout)
+        conn = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=self._timeout)
+        try:
+            # A statement the server has not finished in this time is cancelled by it (an
+            # OperationalError, which _run turns into StoreUnavailableError).
+            conn.execute("SELECT set_config('statement_timeout', %s, false)",
+                         (str(self._statement_ms),))
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def _unavailable(self, exc: BaseException) -> StoreUnavailableError:
         # psycopg's message may quote the connection string: say only where and why, briefly.
         reason = type(exc).__name__
+        if isinstance(exc, pg_errors.QueryCanceled):
+            reason = f"no answer within {self._statement_ms / 1000:g} s"
         return StoreUnavailableError(f"the database cannot be reached ({self.where}: {reason})")
 
     def _run(self, work: Callable[[psycopg.Connection[tuple[object, ...]]], T]) -> T:
@@ -312,7 +350,7 @@ class PostgresStore:
         while not self._closed:
             try:
                 conn = await psycopg.AsyncConnection.connect(
-                    self.url, autocommit=True, connect_timeout=self._timeout)
+                    self._conninfo, autocommit=True, connect_timeout=self._timeout)
             except psycopg.OperationalError as exc:
                 log.warning("listening for steps: %s", self._unavailable(exc))
                 await asyncio.sleep(pause)
