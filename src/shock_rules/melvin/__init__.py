@@ -1,15 +1,28 @@
 """Melvin Vs. Kronk, the project's second game: a real-time card-slapping game modelled as a
-pure state machine (M5). See ``docs/melvin/index.md`` for the clauses.
+pure state machine (MK-ACT-1). See the documentation's *Melvin Vs. Kronk* page for its rules
+as numbered clauses.
+
+The calls are the same as Shock!'s, with the same meaning (the game contract of
+:mod:`shock_rules.games`): ``new_game``, ``legal_actions(state, seat=None)``,
+``seats_to_act`` (several seats may act at once), ``apply(state, action, seat=None)``, chance
+as explicit outcomes (``is_chance``, ``chance_outcomes``, ``sample_chance``,
+``resolve_chance``), ``is_terminal``, ``scores``, ``winners``, ``view`` and
+``spectator_view``, typed events, the action notation and JSON documents with schemas.
 
 >>> import random
 >>> from shock_rules import melvin
 >>> final = melvin.random_playout(melvin.GameConfig(players=4), random.Random(3))
->>> melvin.is_terminal(final)
-True
+>>> melvin.is_terminal(final), final.phase
+(True, <Phase.OVER: 'over'>)
 """
 
-from ._bots import Bot, RandomBot, ReactionBot, simulate
+from shock_rules._public import publish
+from shock_rules._shared import CHANCE
+
+from ._bots import BOTS, RandomBot, ReactionBot, make_bot
 from ._cards import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     PENALTIES,
     SPECIALS,
     Action,
@@ -30,13 +43,10 @@ from ._cards import (
     load_edition,
     parse_action,
 )
+from ._check import check_state
 from ._engine import (
-    AwardWindow,
-    Event,
-    State,
     apply,
     chance_outcomes,
-    check_state,
     is_chance,
     is_terminal,
     legal_actions,
@@ -46,63 +56,140 @@ from ._engine import (
     resolve_chance,
     sample_chance,
     scores,
+    seats_to_act,
     winners,
 )
+from ._events import (
+    AmuletoPlayed,
+    CardMoved,
+    CardReturned,
+    CardTurnedUp,
+    DealerChosen,
+    Eliminated,
+    EndReason,
+    Event,
+    GameEnded,
+    GemGiven,
+    GemKept,
+    GemsSeen,
+    GemTaken,
+    HiddenCardMoved,
+    HiddenGemGiven,
+    HiddenGemKept,
+    HiddenGemsSeen,
+    HiddenGemTaken,
+    MatchSlapped,
+    OculosPlayed,
+    OrcolarPlayed,
+    PenaltiesReturned,
+    PenaltyTaken,
+    PilesCollected,
+    ToalhaPlayed,
+    WrongSlap,
+    describe_event,
+    visible_events,
+)
 from ._json import (
+    SCHEMA_NAMES,
     action_from_json,
     action_to_json,
+    config_from_json,
+    events_from_json,
+    schema,
     state_from_json,
     state_to_json,
+    view_from_json,
     view_to_json,
 )
+from ._state import AwardWindow, Pending, Phase, State
 from ._view import View, spectator_view, view
 
 __all__ = [
+    "BOTS",
+    "CHANCE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "PENALTIES",
+    "SCHEMA_NAMES",
     "SPECIALS",
     "Action",
     "Amuleto",
+    "AmuletoPlayed",
     "Award",
     "AwardWindow",
-    "Bot",
+    "CardMoved",
+    "CardReturned",
+    "CardTurnedUp",
     "ChooseDealer",
+    "DealerChosen",
     "DrawGem",
     "DrawPenalty",
     "Edition",
+    "Eliminated",
+    "EndReason",
     "Event",
     "Flip",
     "GameConfig",
+    "GameEnded",
+    "GemGiven",
+    "GemKept",
+    "GemTaken",
+    "GemsSeen",
+    "HiddenCardMoved",
+    "HiddenGemGiven",
+    "HiddenGemKept",
+    "HiddenGemTaken",
+    "HiddenGemsSeen",
+    "MatchSlapped",
     "Oculos",
+    "OculosPlayed",
     "Orcolar",
+    "OrcolarPlayed",
+    "PenaltiesReturned",
+    "PenaltyTaken",
+    "Pending",
+    "Phase",
+    "PilesCollected",
     "RandomBot",
     "ReactionBot",
     "Reveal",
     "Slap",
     "State",
     "Toalha",
+    "ToalhaPlayed",
     "View",
+    "WrongSlap",
     "action_from_json",
     "action_to_json",
     "apply",
     "chance_outcomes",
     "check_state",
+    "config_from_json",
+    "describe_event",
+    "events_from_json",
     "gem_value",
     "is_chance",
     "is_terminal",
     "legal_actions",
     "load_edition",
+    "make_bot",
     "match_shows",
     "new_game",
     "parse_action",
     "random_playout",
     "resolve_chance",
     "sample_chance",
+    "schema",
     "scores",
-    "simulate",
+    "seats_to_act",
     "spectator_view",
     "state_from_json",
     "state_to_json",
     "view",
+    "view_from_json",
     "view_to_json",
+    "visible_events",
     "winners",
 ]
+
+publish(__name__, globals(), __all__)

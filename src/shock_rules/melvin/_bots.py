@@ -1,125 +1,159 @@
-"""Bots for Melvin Vs. Kronk and a real-time simulation that orders their actions (M5).
+"""Bots for Melvin Vs. Kronk: they decide from their seat's :class:`View` only, and say how
+fast they react (M5).
 
-A bot sees only its seat's view and legal actions. In a simulation every seat with a legal
-action proposes one with a reaction time drawn from the bot's own seeded generator; the fastest
-is applied, then all propose again. A bot under *Mão para trás* or *Olho fechado* reacts more
-slowly (M9).
+A bot has the package's bot interface (:class:`shock_rules.bots.Bot`): ``choose(view, rng)``
+returns one of ``view.legal_actions``, or ``None`` to wait (in a real-time game a seat may let
+the others act first), and ``reaction(view, rng)`` returns the seconds it takes to act. The
+game loop of :func:`shock_rules.bots.play_game` asks every seat that may act, and applies the
+action of the fastest; each seat draws from a generator of its own, so a race depends only on
+the seed (M5). A bot under *Mão para trás* or *Olho fechado* reacts more slowly (M9).
+
+>>> import random
+>>> from shock_rules.bots import play_game
+>>> end = play_game(GameConfig(players=3), [ReactionBot(), ReactionBot(0.3), RandomBot()],
+...                 random.Random(1))
+>>> end.end_reason is not None
+True
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from typing import Final
 
-from ._cards import Action, Award, Flip, GameConfig, Oculos, Orcolar, Slap, Toalha, gem_value
-from ._engine import State, apply, is_chance, legal_actions, new_game, resolve_chance
-from ._view import View, view
+from shock_rules._errors import InvalidArgumentError, check_number, quoted
 
-__all__ = ["Bot", "RandomBot", "ReactionBot", "simulate"]
+from ._cards import Action, Award, Flip, Oculos, Orcolar, Slap, Toalha, gem_value
+from ._view import View
+
+__all__ = ["BOTS", "RandomBot", "ReactionBot", "make_bot"]
 
 #: How much slower a bot reacts under each penalty that hampers it (M9).
-SLOWDOWN = {"Mao": 1.5, "Olho": 1.3}
+SLOWDOWN: Final = {"Mao": 1.5, "Olho": 1.3}
+#: The fastest reaction any bot has, in seconds.
+FASTEST: Final = 0.05
+#: The slowest mean reaction a bot may be given, in seconds.
+MAX_MEAN: Final = 10.0
 
 
-@dataclass
-class Bot:
-    """The base bot: a seeded generator and a mean reaction time in seconds."""
+def _check_view(view: object, rng: object) -> View:
+    if type(view) is not View:
+        raise InvalidArgumentError(
+            f"invalid view {quoted(view)}: a Melvin bot decides on a melvin.View")
+    if not isinstance(rng, random.Random):
+        raise InvalidArgumentError(f"invalid rng {quoted(rng)}: expected a random.Random")
+    return view
 
-    seed: int = 0
-    mean: float = 0.4
-    rng: random.Random = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
+class _ReactingBot:
+    """What both bots share: a mean reaction time and a rate of wrong slaps."""
 
-    def reaction(self, v: View, seat: int) -> float:
-        t = max(0.05, self.rng.gauss(self.mean, self.mean / 4))
-        for p in v.penalties[seat]:
-            t *= SLOWDOWN.get(p, 1.0)
+    name = ""
+
+    def __init__(self, mean: float = 0.4, mistakes: float = 0.02) -> None:
+        #: The mean reaction time in seconds (above 0, at most :data:`MAX_MEAN`).
+        self.mean = check_number("mean", mean, most=MAX_MEAN, positive=True)
+        #: The chance of slapping with no match, each time the bot could.
+        self.mistakes = check_number("mistakes", mistakes, 0.0, 1.0)
+
+    def reaction(self, view: View, rng: random.Random) -> float:
+        """Return the seconds this bot takes to act on ``view``: normal around :attr:`mean`,
+        slower under *Mão para trás* or *Olho fechado* (M9)."""
+        _check_view(view, rng)
+        t = max(FASTEST, rng.gauss(self.mean, self.mean / 4))
+        if view.seat is not None:
+            for p in view.penalties[view.seat]:
+                t *= SLOWDOWN.get(p, 1.0)
         return t
 
-    def choose(self, v: View, legal: list[Action]) -> Action | None:
-        raise NotImplementedError
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(mean={self.mean:g}, mistakes={self.mistakes:g})"
 
 
-def _match(v: View) -> bool:
-    """Whether two face-up cards on top of the seats' piles show the same face (R4)."""
-    faces = [f for f in v.tops if f is not None]
-    return len(faces) != len(set(faces))
+class RandomBot(_ReactingBot):
+    """Any legal action but a slap with no match; with probability ``mistakes`` (default one
+    time in twenty) any legal action at all."""
+
+    name = "random"
+
+    def __init__(self, mean: float = 0.4, mistakes: float = 0.05) -> None:
+        super().__init__(mean, mistakes)
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        """Return a random legal action, or ``None`` (wait) when only a wrong slap is left."""
+        legal = _check_view(view, rng).legal_actions
+        useful = [a for a in legal if view.match_shows or not isinstance(a, Slap)]
+        if legal and rng.random() < self.mistakes:
+            return rng.choice(legal)
+        return rng.choice(useful) if useful else None
 
 
-class RandomBot(Bot):
-    """Any legal action but a wrong slap; one time in twenty, it slaps without a match (or
-    acts at random) all the same."""
+class ReactionBot(_ReactingBot):
+    """Slaps every match, turns up its card on its turn, keeps its best Gem card and gives the
+    other to the seat with the fewest Gem cards, plays *Orcolar* and *Óculos Geek* whenever it
+    can and *Toalha* now and then on the biggest pile; it slaps with no match by mistake with
+    probability ``mistakes`` each time it could. It keeps *Amuleto Orc* for its 1 gem (M2)."""
 
-    def choose(self, v: View, legal: list[Action]) -> Action | None:
-        match = _match(v)
-        useful = [a for a in legal if not isinstance(a, Slap) or match]
-        if self.rng.random() < 0.05:
-            return self.rng.choice(legal) if legal else None
-        return self.rng.choice(useful) if useful else None
+    name = "reaction"
 
-
-@dataclass
-class ReactionBot(Bot):
-    """Slaps every match, flips on its turn, keeps the best Gem card and gives the other to the
-    seat with the fewest Gem cards, plays *Orcolar* and *Óculos Geek* whenever it can; it
-    slaps without a match by mistake with probability ``mistakes`` each time it could."""
-
-    mistakes: float = 0.02
-
-    def choose(self, v: View, legal: list[Action]) -> Action | None:
-        seat = v.seat
-        assert seat is not None
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        """Return the bot's action on ``view``, or ``None`` to wait."""
+        legal = _check_view(view, rng).legal_actions
         by_type: dict[type, list[Action]] = {}
         for a in legal:
             by_type.setdefault(type(a), []).append(a)
-        if Slap in by_type and (_match(v) or self.rng.random() < self.mistakes):
+        if Slap in by_type and (view.match_shows or rng.random() < self.mistakes):
             return by_type[Slap][0]
-        for kind in (Orcolar, Oculos):
-            if kind in by_type:
-                return max(by_type[kind], key=lambda a: gem_value(getattr(a, "card", "G1")))
-        if Award in by_type:
-            def rank(a: Action) -> tuple[int, int]:
-                assert isinstance(a, Award)
-                fewest = -v.gem_counts[a.give] if a.give is not None else 0
-                return (gem_value(a.keep), fewest)
-            return max(by_type[Award], key=rank)
+        if Orcolar in by_type:
+            return by_type[Orcolar][0]
+        oculos = [a for a in legal if isinstance(a, Oculos)]
+        if oculos:
+            return max(oculos, key=lambda a: gem_value(a.card))
+        awards = [a for a in legal if isinstance(a, Award)]
+        if awards:
+            return max(awards, key=lambda a: (gem_value(a.keep),
+                                              0 if a.give is None else -view.gem_counts[a.give]))
         if Flip in by_type:
             return by_type[Flip][0]
-        if Toalha in by_type and self.rng.random() < 0.05:
-            return max(by_type[Toalha], key=lambda a: v.draw_sizes[getattr(a, "target", 0)])
-        # Amuleto Orc is never played: the bot keeps it for its 1 gem (M2).
+        thefts = [a for a in legal if isinstance(a, Toalha)]
+        if thefts and rng.random() < 0.05:
+            return max(thefts, key=lambda a: view.draw_sizes[a.target])
         return None
 
 
-def simulate(config: GameConfig, bots: list[Bot], rng: random.Random,
-             max_steps: int = 100_000) -> State:
-    """Play one game: chance steps from ``rng``, races decided by reaction times (M5)."""
-    if len(bots) != config.players:
-        raise ValueError(f"{config.players} players need {config.players} bots, not {len(bots)}")
-    state = new_game(config)
-    for _ in range(max_steps):
-        if state.over:
-            return state
-        if is_chance(state):
-            state = resolve_chance(state, rng)
-            continue
-        offers: list[tuple[float, int, Action]] = []
-        for seat, bot in enumerate(bots):
-            legal = legal_actions(state, seat)
-            if not legal:
-                continue
-            v = view(state, seat)
-            act = bot.choose(v, legal)
-            if act is not None:
-                offers.append((bot.reaction(v, seat), seat, act))
-        if not offers:
-            # Nobody wants to act: the seat to move flips (a bot that passes forever would stall).
-            legal = [a for a in legal_actions(state) if isinstance(a, (Flip, Award))]
-            if not legal:
-                legal = legal_actions(state)
-            state = apply(state, legal[0])
-            continue
-        state = apply(state, min(offers)[2])
-    raise RuntimeError("simulate did not finish")
+#: The bots by name, as ``make_bot`` and the command line know them.
+BOTS: Final[dict[str, Callable[..., _ReactingBot]]] = {
+    "random": RandomBot,
+    "reaction": ReactionBot,
+}
+
+
+def make_bot(name: str) -> RandomBot | ReactionBot:
+    """Return a new bot of the registered ``name`` (``"random"`` or ``"reaction"``), with an
+    optional mean reaction time in seconds after a colon (``"reaction:0.3"``; above 0, at most
+    10); raise :class:`~shock_rules.InvalidArgumentError` for anything else."""
+    if not isinstance(name, str):
+        raise InvalidArgumentError(f"invalid bot {quoted(name)}: expected a name such as"
+                                   " 'reaction'")
+    base, colon, mean = name.strip().lower().partition(":")
+    if base == "random":
+        make: type[RandomBot] | type[ReactionBot] = RandomBot
+    elif base == "reaction":
+        make = ReactionBot
+    else:
+        raise InvalidArgumentError(f"unknown bot {quoted(name)}: expected one of"
+                                   f" {', '.join(BOTS)}, with an optional mean reaction time"
+                                   " (reaction:0.3)")
+    if not colon:
+        return make()
+    try:
+        seconds = float(mean)
+    except ValueError:
+        seconds = float("nan")
+    if not 0.0 < seconds <= MAX_MEAN:  # also refuses nan and inf
+        raise InvalidArgumentError(
+            f"invalid reaction time {quoted(mean, 20)} in {quoted(name, 30)}: expected seconds"
+            f" above 0 and at most {MAX_MEAN:g}")
+    return make(mean=seconds)
+

@@ -1,31 +1,33 @@
-"""Melvin Vs. Kronk's rules: an immutable state and a pure ``apply`` (M5).
+"""Melvin Vs. Kronk's rules: ``new_game``, ``legal_actions``, ``apply`` and chance (MK-ACT-1).
 
-The unseen Versus cards are kept as one pool of face counts, and each draw pile as a number of
-shuffled (unseen) cards on top of a known part (MK-HIDDEN-1, a project decision): nobody has
-seen a dealt card, so the face of a card taken from any shuffled part has probability (copies of
-that face unseen) / (cards unseen), exactly the chance step M4 asks for.
+Everything here is pure: no I/O, no clock, no hidden randomness. ``apply`` accepts exactly the
+actions :func:`legal_actions` lists (chance outcomes at a chance step), so legality is written
+once; a refused action gets an :class:`~shock_rules.IllegalActionError` whose reason
+:func:`_refusal` finds, and its input state is never changed (states are frozen).
+
+A step copies the state into a :class:`_Draft` (its fields as lists), changes it clause by
+clause, appending the step's events, and freezes it into the next state.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache
+from typing import Final
 
-from shock_rules._errors import IllegalActionError, InvalidArgumentError, InvalidStateError
+import attrs
+
+from shock_rules._errors import IllegalActionError, InvalidArgumentError, check_seat, quoted
+from shock_rules._shared import CHANCE, ChanceMarker
 
 from ._cards import (
     ACTION_TYPES,
-    CHANCE_TYPES,
     Action,
     Amuleto,
     Award,
     ChooseDealer,
     DrawGem,
     DrawPenalty,
-    Edition,
     Flip,
     GameConfig,
     Oculos,
@@ -36,607 +38,760 @@ from ._cards import (
     gem_value,
     load_edition,
 )
+from ._events import (
+    AmuletoPlayed,
+    CardMoved,
+    CardReturned,
+    CardTurnedUp,
+    DealerChosen,
+    Eliminated,
+    EndReason,
+    Event,
+    GameEnded,
+    GemGiven,
+    GemKept,
+    GemsSeen,
+    GemTaken,
+    MatchSlapped,
+    OculosPlayed,
+    OrcolarPlayed,
+    PenaltiesReturned,
+    PenaltyTaken,
+    PilesCollected,
+    ToalhaPlayed,
+    WrongSlap,
+)
+from ._state import AwardWindow, Pending, Phase, State
 
 __all__ = [
-    "AwardWindow", "Event", "State", "apply", "chance_outcomes", "check_state", "is_chance",
-    "is_terminal", "legal_actions", "match_shows", "new_game", "random_playout",
-    "resolve_chance", "sample_chance", "scores", "winners",
+    "apply", "chance_outcomes", "is_chance", "is_terminal", "legal_actions", "match_shows",
+    "new_game", "not_a_state", "random_playout", "resolve_chance", "sample_chance", "scores",
+    "seats_to_act", "winners",
 ]
 
-
-@lru_cache(maxsize=8)
-def _edition(name: str) -> Edition:
-    return load_edition(name)
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened in a step. ``seats`` lists who may see it; ``None`` means
-    everyone (MK-INFO-1)."""
-
-    text: str
-    seats: tuple[int, ...] | None = None
+_DEAL_PENDING: Final = Pending(Phase.DEAL)
+_GEM_PENDING: Final = Pending(Phase.GEM)
+_MOVE_PENDING: Final = Pending(Phase.MOVE)
 
 
-@dataclass(frozen=True)
-class AwardWindow:
-    """The award window of a correct slap (M22): the Gem cards drawn so far, who takes them
-    (the winner, or the *Orcolar* player), and whether a special was played in it."""
-
-    winner: int
-    maker: int
-    drawn: tuple[str, ...]
-    to_draw: int
-    taker: int
-    special_played: bool = False
+def not_a_state(value: object) -> TypeError:
+    """Return the error for an argument that should have been a :class:`State`."""
+    return TypeError(f"expected a Melvin Vs. Kronk State, not {type(value).__name__}"
+                     f" {quoted(value, 40)}")
 
 
-@dataclass(frozen=True)
-class State:
-    """A position. Piles: ``hidden[s]`` shuffled cards on top of ``known[s]`` (top first);
-    ``discards[s]`` holds (face, turn-up stamp) pairs, bottom first."""
-
-    config: GameConfig
-    dealer: int | None
-    pool: tuple[int, ...]
-    hidden: tuple[int, ...]
-    known: tuple[tuple[int, ...], ...]
-    discards: tuple[tuple[tuple[int, int], ...], ...]
-    clock: int
-    gem_top: tuple[str, ...]
-    gem_pool: tuple[str, ...]
-    penalty_deck: tuple[str, ...]
-    gems: tuple[tuple[str, ...], ...]
-    played: tuple[str, ...]
-    penalties: tuple[tuple[str, ...], ...]
-    in_game: tuple[bool, ...]
-    turn: int
-    flipped: int
-    pending: tuple[object, ...] | None
-    transfers: tuple[tuple[int, int], ...]
-    award: AwardWindow | None
-    oculos: tuple[int, ...]
-    over: bool
-    events: tuple[Event, ...] = ()
-
-    @property
-    def players(self) -> int:
-        return self.config.players
-
-    def draw_size(self, seat: int) -> int:
-        return self.hidden[seat] + len(self.known[seat])
-
-    def tops(self) -> tuple[int | None, ...]:
-        """The face on top of each discard pile (``None`` when empty)."""
-        return tuple(d[-1][0] if d else None for d in self.discards)
-
-    @property
-    def gem_deck_size(self) -> int:
-        return len(self.gem_top) + len(self.gem_pool)
+def _check_rng(rng: object) -> random.Random:
+    if not isinstance(rng, random.Random):
+        raise InvalidArgumentError(
+            f"invalid rng: expected a random.Random, not {type(rng).__name__}")
+    return rng
 
 
-def _set(t: tuple[object, ...], i: int, v: object) -> tuple[object, ...]:
-    return t[:i] + (v,) + t[i + 1:]
+# -- the game -----------------------------------------------------------------------------------
 
 
-def _sorted_add(t: tuple[str, ...], item: str) -> tuple[str, ...]:
-    return tuple(sorted(t + (item,)))
+def new_game(config: GameConfig | None = None) -> State:
+    """Return the state before the deal: chance chooses the dealer next (MK-SETUP-3).
 
-
-def _sorted_remove(t: tuple[str, ...], item: str) -> tuple[str, ...]:
-    lst = list(t)
-    lst.remove(item)
-    return tuple(lst)
-
-
-# -- setup ------------------------------------------------------------------------------------
-
-
-def new_game(config: GameConfig) -> State:
-    """The state before the deal: a chance step chooses the dealer (M3)."""
+    >>> s = new_game(GameConfig(players=3))
+    >>> s.phase, len(legal_actions(s))
+    (<Phase.DEAL: 'deal'>, 3)
+    """
+    if config is None:
+        config = GameConfig()
     if not isinstance(config, GameConfig):
-        raise TypeError(f"new_game expects a GameConfig, not {type(config).__name__}")
-    ed = _edition(config.edition)
+        raise TypeError(f"new_game() needs a Melvin GameConfig, not {type(config).__name__}")
+    ed = load_edition(config.edition)
     n = config.players
     return State(
         config=config, dealer=None, pool=(ed.copies,) * ed.faces, hidden=(0,) * n,
-        known=((),) * n, discards=((),) * n, clock=0, gem_top=(),
-        gem_pool=tuple(sorted(ed.gems)), penalty_deck=tuple(sorted(ed.penalties)),
-        gems=((),) * n, played=(), penalties=((),) * n, in_game=(True,) * n, turn=0,
-        flipped=0, pending=("dealer",), transfers=(), award=None, oculos=(), over=False)
-
-
-def _deal(state: State, dealer: int) -> State:
-    # M3: one card at a time clockwise from the dealer's left, so the first (48 mod n) seats
-    # from the dealer's left get one card more. Faces stay unseen in the pool (MK-HIDDEN-1).
-    n = state.players
-    total = sum(state.pool)
-    hidden = [0] * n
-    for k in range(total):
-        hidden[(dealer + 1 + k) % n] += 1
-    return replace(state, dealer=dealer, hidden=tuple(hidden), turn=(dealer + 1) % n,
-                   pending=None, events=(Event(f"seat {dealer} deals; seat {(dealer + 1) % n}"
-                                               " begins"),))
-
-
-# -- queries ----------------------------------------------------------------------------------
+        known=((),) * n, discards=((),) * n, clock=0, gem_top=(), gem_pool=tuple(sorted(ed.gems)),
+        penalty_deck=tuple(sorted(ed.penalties)), gems=((),) * n, played=(), penalties=((),) * n,
+        in_game=(True,) * n, to_move=None, flipped=0, pending=_DEAL_PENDING, transfers=(),
+        award=None, oculos=(), end_reason=None)
 
 
 def is_terminal(state: State) -> bool:
-    return state.over
+    """Return whether the game is over (MK-END-1)."""
+    if type(state) is not State:
+        raise not_a_state(state)
+    return state.end_reason is not None
 
 
 def is_chance(state: State) -> bool:
+    """Return whether chance acts next (MK-HIDDEN-1)."""
+    if type(state) is not State:
+        raise not_a_state(state)
     return state.pending is not None
 
 
 def match_shows(state: State) -> bool:
-    """Two or more discard-pile tops show the same face (M6)."""
-    faces = [f for f in state.tops() if f is not None]
+    """Return whether two or more discard-pile tops show the same face (MK-SLAP-1)."""
+    if type(state) is not State:
+        raise not_a_state(state)
+    return _match(state.discards)
+
+
+def _match(discards: tuple[tuple[tuple[int, int], ...], ...] | list[list[tuple[int, int]]]
+           ) -> bool:
+    faces = [d[-1][0] for d in discards if d]
     return len(faces) != len(set(faces))
 
 
-def _mover(state: State) -> int | None:
-    # M11, M29: the seat to move is the first in-game seat with draw-pile cards, clockwise
-    # from the seat whose turn it is.
-    n = state.players
-    for k in range(n):
-        s = (state.turn + k) % n
-        if state.in_game[s] and state.draw_size(s) > 0:
-            return s
-    return None
+def _scores(gems: tuple[tuple[str, ...], ...] | list[list[str]]) -> tuple[int, ...]:
+    return tuple(sum(gem_value(g) for g in gs) for gs in gems)
 
 
-def _check_seat(state: State, seat: int) -> None:
-    if type(seat) is not int or not 0 <= seat < state.players:
-        raise InvalidArgumentError(f"no seat {seat!r} in a {state.players}-player game")
-
-
-def legal_actions(state: State, seat: int | None = None) -> list[Action]:
-    """The legal player actions of ``seat``, or of every seat (M5), sorted by their notation.
-    A chance or finished state has none."""
-    if not isinstance(state, State):
-        raise TypeError(f"legal_actions expects a State, not {type(state).__name__}")
-    if seat is not None:
-        _check_seat(state, seat)
-    if state.over or state.pending is not None:
-        return []
-    seats = range(state.players) if seat is None else [seat]
-    out: list[Action] = []
-    mover = _mover(state)
-    aw = state.award
-    for s in seats:
-        if not state.in_game[s]:
-            continue  # M25
-        mine = state.gems[s]
-        if aw is None:
-            if s == mover:
-                out.append(Flip(s))
-            out.append(Slap(s))  # M27: a wrong slap is legal too
-        else:
-            if s == aw.taker:
-                if len(aw.drawn) == 1:
-                    out.append(Award(s, aw.drawn[0], None))
-                else:
-                    gives = ([aw.winner] if aw.taker != aw.winner
-                             else [t for t in range(state.players)
-                                   if state.in_game[t] and t != s])  # M23
-                    for keep in sorted(set(aw.drawn)):
-                        out += [Award(s, keep, g) for g in gives]
-            if not aw.special_played and s != aw.winner:  # M13: any other holder, first counts
-                if "Orcolar" in mine:
-                    out.append(Orcolar(s))
-                if "Amuleto" in mine:
-                    out.append(Amuleto(s))
-        if "Toalha" in mine:  # M13, M26
-            out += [Toalha(s, t) for t in range(state.players)
-                    if t != s and state.in_game[t] and state.draw_size(t) > 0]
-        if "Oculos" in mine:
-            for t in state.oculos:
-                out += [Oculos(s, t, c) for c in sorted(set(state.gems[t]))]
-    return sorted(out, key=lambda a: (getattr(a, "seat", -1), str(a)))
-
-
-def chance_outcomes(state: State) -> list[tuple[Action, Fraction]]:
-    """The outcomes of a chance state with their exact probabilities (M3, M4)."""
-    if not isinstance(state, State):
-        raise TypeError(f"chance_outcomes expects a State, not {type(state).__name__}")
-    p = state.pending
-    if p is None:
-        return []
-    kind = p[0]
-    if kind == "dealer":
-        return [(ChooseDealer(s), Fraction(1, state.players)) for s in range(state.players)]
-    if kind in ("flip", "move"):
-        total = sum(state.pool)
-        return [(Reveal(f + 1), Fraction(c, total)) for f, c in enumerate(state.pool) if c]
-    if kind == "gem":
-        counts = Counter(state.gem_pool)
-        return [(DrawGem(c), Fraction(k, len(state.gem_pool))) for c, k in sorted(counts.items())]
-    counts = Counter(state.penalty_deck)
-    return [(DrawPenalty(c), Fraction(k, len(state.penalty_deck)))
-            for c, k in sorted(counts.items())]
-
-
-def sample_chance(state: State, rng: random.Random) -> Action:
-    """Draw one chance outcome with ``rng``."""
-    outcomes = chance_outcomes(state)
-    if not outcomes:
-        raise IllegalActionError("not a chance state")
-    total = sum((p for _, p in outcomes), Fraction(0))
-    x = Fraction(rng.randrange(total.denominator), total.denominator) * total.numerator
-    for a, p in outcomes:
-        if x < p:
-            return a
-        x -= p
-    return outcomes[-1][0]
-
-
-def resolve_chance(state: State, rng: random.Random) -> State:
-    return apply(state, sample_chance(state, rng))
+def _winners(scores: tuple[int, ...], in_game: tuple[bool, ...] | list[bool]) -> frozenset[int]:
+    # MK-END-2: the highest score among the players still in the game; a tie is shared.
+    best = max(s for s, live in zip(scores, in_game, strict=True) if live)
+    return frozenset(s for s, v in enumerate(scores) if in_game[s] and v == best)
 
 
 def scores(state: State) -> tuple[int, ...]:
-    """Each seat's kept gems (M15); an eliminated seat's count too (M25)."""
-    return tuple(sum(gem_value(g) for g in gs) for gs in state.gems)
+    """Return each seat's gems: the value of its kept Gem cards, an eliminated seat's too
+    (MK-END-2)."""
+    if type(state) is not State:
+        raise not_a_state(state)
+    return _scores(state.gems)
 
 
-def winners(state: State) -> tuple[int, ...]:
-    """The seats still in the game with the highest score; a tie is a shared win (M15)."""
-    sc = scores(state)
-    live = [s for s in range(state.players) if state.in_game[s]]
-    best = max(sc[s] for s in live)
-    return tuple(s for s in live if sc[s] == best)
+def winners(state: State) -> frozenset[int]:
+    """Return the seats still in the game with the highest score (a tie is a shared win); before
+    the end, the current leaders (MK-END-2)."""
+    if type(state) is not State:
+        raise not_a_state(state)
+    return _winners(_scores(state.gems), state.in_game)
 
 
-# -- steps ------------------------------------------------------------------------------------
+# -- what may happen ------------------------------------------------------------------------------
 
 
-def _turn_up(state: State, seat: int, by_turn: bool, events: list[Event]) -> State:
-    if state.hidden[seat] > 0:
-        return replace(state, pending=("flip", seat, by_turn))  # M4
-    face = state.known[seat][0]
-    state = replace(state, known=_set(state.known, seat, state.known[seat][1:]))  # type: ignore[arg-type]
-    return _place(state, seat, face, by_turn, events)
+def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """Return every action ``apply`` accepts now: at a chance step its outcomes, else every
+    seat's decisions (MK-ACT-1), in seat order; with a ``seat``, that seat's decisions only
+    (none at a chance step). At the end of the game, nothing.
+
+    >>> s = apply(new_game(GameConfig(players=3)), ChooseDealer(0))
+    >>> [str(a) for a in legal_actions(s, 1)]
+    ['1 flip', '1 slap']
+    """
+    if type(state) is not State:
+        raise not_a_state(state)
+    if seat is not None:
+        check_seat(seat, state.config.players)
+    if state.end_reason is not None:
+        return ()
+    if state.pending is not None:
+        return () if seat is not None else tuple(a for a, _ in chance_outcomes(state))
+    if seat is not None:
+        return tuple(_seat_actions(state, seat))
+    out: list[Action] = []
+    for s in range(state.config.players):
+        out += _seat_actions(state, s)
+    return tuple(out)
 
 
-def _place(state: State, seat: int, face: int, by_turn: bool, events: list[Event]) -> State:
-    clock = state.clock + 1
-    disc = state.discards[seat] + ((face, clock),)
-    events.append(Event(f"seat {seat} turns up V{face}"))
-    state = replace(state, discards=_set(state.discards, seat, disc),  # type: ignore[arg-type]
-                    clock=clock, oculos=(), pending=None)  # M26: a turn-up closes Óculos
+def _seat_actions(state: State, s: int) -> list[Action]:
+    if not state.in_game[s]:
+        return []  # M25: only players still in the game act
+    n = state.config.players
+    mine = state.gems[s]
+    aw = state.award
+    out: list[Action] = []
+    if aw is None:
+        if s == state.to_move:
+            out.append(Flip(s))  # MK-TURN-1: the seat to move always has a card outside a window
+        out.append(Slap(s))  # M27: a slap with no match is legal too
+    else:
+        if s == aw.taker:
+            out += _awards(state, aw)
+        if not aw.special_played and s != aw.winner:  # M13: any other holder; the first counts
+            if "Orcolar" in mine:
+                out.append(Orcolar(s))
+            if "Amuleto" in mine:
+                out.append(Amuleto(s))
+    if "Toalha" in mine:  # M13, M26: a target still in the game with a draw-pile card
+        out += [Toalha(s, t) for t in range(n)
+                if t != s and state.in_game[t] and state.draw_size(t) > 0]
+    if "Oculos" in mine:  # M26: a target of the open window, one card of each face
+        for t in state.oculos:
+            out += [Oculos(s, t, c) for c in dict.fromkeys(state.gems[t])]
+    return out
+
+
+def _awards(state: State, aw: AwardWindow) -> list[Action]:
+    # M7, M22, M23: keep one drawn card, give the other to another seat still in the game (the
+    # slap's winner when the Orcolar player takes them); one card drawn is simply taken.
+    t = aw.taker
+    if len(aw.drawn) == 1:
+        return [Award(t, aw.drawn[0])]
+    gives = ([aw.winner] if t != aw.winner
+             else [g for g in range(state.config.players) if state.in_game[g] and g != t])
+    return [Award(t, keep, g) for keep in dict.fromkeys(aw.drawn) for g in gives]
+
+
+def seats_to_act(state: State) -> tuple[int, ...]:
+    """Return the seats that may act now, in seat order: every seat with a legal decision
+    (several at once: MK-ACT-1); none at a chance step or the end."""
+    return tuple(sorted({a.actor for a in legal_actions(state) if a.actor is not None}))
+
+
+def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
+    """Return the outcomes of the pending chance step with their exact probabilities (summing
+    to 1): the dealer, uniform (MK-SETUP-3); a face, by the unseen copies of each face; a Gem or
+    Penalty card, by how many of each are left (MK-HIDDEN-1). None when players act."""
+    if type(state) is not State:
+        raise not_a_state(state)
+    p = state.pending
+    if p is None:
+        return ()
+    if p.phase is Phase.DEAL:
+        n = state.config.players
+        return tuple((ChooseDealer(s), Fraction(1, n)) for s in range(n))
+    if p.phase is Phase.TURN_UP or p.phase is Phase.MOVE:
+        total = sum(state.pool)
+        return tuple((Reveal(f + 1), Fraction(c, total)) for f, c in enumerate(state.pool) if c)
+    deck = state.gem_pool if p.phase is Phase.GEM else state.penalty_deck
+    make = DrawGem if p.phase is Phase.GEM else DrawPenalty
+    return tuple((make(card), Fraction(deck.count(card), len(deck)))
+                 for card in dict.fromkeys(deck))
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """Return one outcome of the pending chance step drawn with ``rng``, each with the
+    probability :func:`chance_outcomes` gives it; raise
+    :class:`~shock_rules.IllegalActionError` when no chance step is pending."""
+    if type(state) is not State:
+        raise not_a_state(state)
+    _check_rng(rng)
+    p = state.pending
+    if p is None:
+        raise IllegalActionError(f"no chance step is pending: {_waits_for(state)}")
+    if p.phase is Phase.DEAL:
+        return ChooseDealer(rng.randrange(state.config.players))
+    if p.phase is Phase.GEM:
+        # One card of the multiset, each equally likely: a card's odds are its count / size.
+        return DrawGem(state.gem_pool[rng.randrange(len(state.gem_pool))])
+    if p.phase is Phase.PENALTY:
+        return DrawPenalty(state.penalty_deck[rng.randrange(len(state.penalty_deck))])
+    k = rng.randrange(sum(state.pool))  # one unseen card, each equally likely (MK-HIDDEN-1)
+    for face, count in enumerate(state.pool):
+        if k < count:
+            return Reveal(face + 1)
+        k -= count
+    raise AssertionError("the pool holds fewer cards than its counts")
+
+
+def resolve_chance(state: State, rng: random.Random) -> State:
+    """Return the state after sampling chance steps with ``rng`` until players may act or the
+    game is over (the same as Shock!'s)."""
+    _check_rng(rng)
+    while is_chance(state):
+        state = apply(state, sample_chance(state, rng))
+    return state
+
+
+# -- apply ----------------------------------------------------------------------------------------
+
+
+def apply(state: State, action: Action, seat: int | ChanceMarker | None = None) -> State:
+    """Return the state after ``action``; ``state.events`` tells what happened. The input
+    state is never changed.
+
+    ``seat``, when given, is who the caller acts for: the action's own seat, or
+    :data:`~shock_rules.CHANCE` for a chance outcome. Raise
+    :class:`~shock_rules.IllegalActionError` naming the action and the reason when it is not
+    legal now, and ``TypeError`` for a state or an action of the wrong type (parse text with
+    :func:`~shock_rules.melvin.parse_action`).
+
+    >>> s = new_game(GameConfig(players=3))
+    >>> apply(s, Flip(1))
+    Traceback (most recent call last):
+    ...
+    shock_rules.IllegalActionError: '1 flip' is illegal: chance chooses the dealer
+    """
+    if type(state) is not State:
+        raise not_a_state(state)
+    if type(action) not in ACTION_TYPES:
+        raise TypeError(f"expected a Melvin action, not {type(action).__name__}"
+                        f" {quoted(action, 40)} (parse text with parse_action)")
+    if seat is not None:
+        _check_actor(action, seat, state.config.players)
+    if action not in legal_actions(state):
+        raise _refusal(state, action)
+    w = _Draft(state)
+    _step(w, action)
+    return w.freeze()
+
+
+def _check_actor(action: Action, seat: object, players: int) -> None:
+    if seat is not CHANCE:
+        check_seat(seat, players)
+    who = CHANCE if action.is_chance else action.actor
+    if seat != who:
+        by = "chance" if seat is CHANCE else f"seat {seat}"
+        owner = "chance" if who is CHANCE else f"seat {who}"
+        raise IllegalActionError(f"'{action}' is illegal: {by} cannot act for {owner}",
+                                 action=action, seat=seat if type(seat) is int else None)
+
+
+def _step(w: _Draft, action: Action) -> None:
+    if isinstance(action, Flip):
+        _turn_up(w, action.seat, True)
+    elif isinstance(action, Slap):
+        _slap(w, action.seat)
+    elif isinstance(action, Reveal):
+        _reveal(w, action.face)
+    elif isinstance(action, Award):
+        _award(w, action)
+    elif isinstance(action, DrawGem):
+        _draw_gem(w, action.card)
+    elif isinstance(action, DrawPenalty):
+        _draw_penalty(w, action.card)
+    elif isinstance(action, ChooseDealer):
+        _deal(w, action.dealer)
+    elif isinstance(action, Toalha):
+        _toalha(w, action.seat, action.target)
+    elif isinstance(action, Orcolar):
+        _orcolar(w, action.seat)
+    elif isinstance(action, Amuleto):
+        _amuleto(w, action.seat)
+    else:
+        assert isinstance(action, Oculos)
+        _oculos(w, action)
+
+
+# -- why an action is refused ------------------------------------------------------------------
+
+
+def _waits_for(state: State) -> str:
+    """What the game waits for, in words (for the message of a refused action)."""
+    p = state.pending
+    if state.end_reason is not None:
+        return f"the game is over ({state.end_reason.value})"
+    if p is None:
+        aw = state.award
+        if aw is not None:
+            return f"seat {aw.taker} must choose which Gem card to keep"
+        return "the players act"
+    return {
+        Phase.DEAL: "chance chooses the dealer",
+        Phase.TURN_UP: f"chance gives the face of the card seat {p.seat} turns up",
+        Phase.MOVE: "chance gives the face of the card being moved",
+        Phase.GEM: "chance draws a Gem card",
+        Phase.PENALTY: f"chance draws seat {p.seat}'s Penalty card",
+    }[p.phase]
+
+
+def _refusal(state: State, action: Action) -> IllegalActionError:
+    """Return the error of an action that :func:`legal_actions` does not list, saying which
+    rule leaves it out."""
+    seat = action.actor
+    return IllegalActionError(f"'{action}' is illegal: {_why(state, action)}", action=action,
+                              seat=seat)
+
+
+def _why(state: State, action: Action) -> str:
+    if state.end_reason is not None or state.pending is not None:
+        if action.is_chance and state.pending is not None:
+            return f"it is not an outcome of this chance step ({_waits_for(state)})"
+        return _waits_for(state)
+    if action.is_chance:
+        return "no chance step is pending: the players act"
+    seat = action.actor
+    assert seat is not None
+    if seat >= state.config.players:
+        return f"there is no seat {seat} in a {state.config.players}-player game"
+    if not state.in_game[seat]:
+        return f"seat {seat} is out of the game (M25)"
+    aw = state.award
+    if isinstance(action, (Flip, Slap)):
+        if aw is not None:
+            return ("an award window is open: nobody turns up a card or slaps until its Gem"
+                    " cards are handed out (M22)")
+        if state.to_move is None:
+            return "nobody has a card to turn up"
+        return f"it is seat {state.to_move}'s turn to turn up a card (MK-TURN-1)"
+    if isinstance(action, Award):
+        return _why_award(state, action)
+    if isinstance(action, (Orcolar, Amuleto)):
+        name = "Orcolar" if isinstance(action, Orcolar) else "Amuleto"
+        if name not in state.gems[seat]:
+            return f"seat {seat} holds no {name}"
+        if aw is None:
+            return f"{name} is played in an award window only (M13)"
+        if seat == aw.winner:
+            return f"the slap's winner cannot play {name} on its own slap (M13)"
+        return "Orcolar or Amuleto Orc was already played in this award window (M13)"
+    if isinstance(action, Toalha):
+        t = action.target
+        if "Toalha" not in state.gems[seat]:
+            return f"seat {seat} holds no Toalha"
+        if t == seat:
+            return "Toalha steals from another player"
+        if t >= state.config.players or not state.in_game[t]:
+            return f"seat {t} is not in the game (M26)"
+        return f"seat {t} has no draw-pile card to steal (M26)"
+    assert isinstance(action, Oculos)
+    if "Oculos" not in state.gems[seat]:
+        return f"seat {seat} holds no Oculos"
+    if action.target not in state.oculos:
+        return (f"Óculos Geek takes from a player eliminated at the last slap, holding Gem"
+                f" cards, before the next turn-up; seat {action.target} is not one (M26)")
+    return f"seat {action.target} holds no {action.card}"
+
+
+def _why_award(state: State, action: Award) -> str:
+    aw = state.award
+    if aw is None:
+        return "no award window is open"
+    if action.seat != aw.taker:
+        return f"seat {aw.taker} takes this slap's Gem cards"
+    if action.keep not in aw.drawn:
+        return f"{action.keep} was not drawn (drawn: {' '.join(aw.drawn)})"
+    if len(aw.drawn) == 1:
+        return f"one Gem card was drawn: it is simply kept ('{action.seat} award {action.keep}')"
+    g = action.give
+    if g is None:
+        return "two Gem cards were drawn: name the seat that gets the other one"
+    if aw.taker != aw.winner and g != aw.winner:
+        return f"the Orcolar player gives the other card to the slap's winner, seat {aw.winner}"
+    if g == action.seat:
+        return "the other Gem card goes to another player (M7)"
+    return f"seat {g} is not in the game (M23)"
+
+
+# -- the steps --------------------------------------------------------------------------------
+
+
+class _Draft:
+    """A state being changed by one step: its fields, per-seat ones as lists, and the step's
+    events."""
+
+    def __init__(self, s: State) -> None:
+        self.config = s.config
+        self.dealer = s.dealer
+        self.pool = list(s.pool)
+        self.hidden = list(s.hidden)
+        self.known = [list(k) for k in s.known]
+        self.discards = [list(d) for d in s.discards]
+        self.clock = s.clock
+        self.gem_top = list(s.gem_top)
+        self.gem_pool = list(s.gem_pool)
+        self.penalty_deck = list(s.penalty_deck)
+        self.gems = [list(g) for g in s.gems]
+        self.played = list(s.played)
+        self.penalties = [list(p) for p in s.penalties]
+        self.in_game = list(s.in_game)
+        self.to_move = s.to_move
+        self.flipped = s.flipped
+        self.pending = s.pending
+        self.transfers = list(s.transfers)
+        self.award = s.award
+        self.oculos = list(s.oculos)
+        self.end_reason = s.end_reason
+        self.events: list[Event] = []
+        self.step = s.step + 1
+
+    def draw_size(self, seat: int) -> int:
+        return self.hidden[seat] + len(self.known[seat])
+
+    def freeze(self) -> State:
+        return State(
+            config=self.config, dealer=self.dealer, pool=tuple(self.pool),
+            hidden=tuple(self.hidden), known=tuple(map(tuple, self.known)),
+            discards=tuple(map(tuple, self.discards)), clock=self.clock,
+            gem_top=tuple(self.gem_top), gem_pool=tuple(self.gem_pool),
+            penalty_deck=tuple(self.penalty_deck), gems=tuple(map(tuple, self.gems)),
+            played=tuple(self.played), penalties=tuple(map(tuple, self.penalties)),
+            in_game=tuple(self.in_game), to_move=self.to_move, flipped=self.flipped,
+            pending=self.pending, transfers=tuple(self.transfers), award=self.award,
+            oculos=tuple(self.oculos), end_reason=self.end_reason, events=tuple(self.events),
+            step=self.step)
+
+
+def _deal(w: _Draft, dealer: int) -> None:
+    # M3: one card at a time clockwise from the dealer's left, so the first (cards mod n)
+    # seats from the dealer's left get one card more. Faces stay unseen in the pool.
+    n = w.config.players
+    total = sum(w.pool)
+    for k in range(n):
+        w.hidden[(dealer + 1 + k) % n] = total // n + (1 if k < total % n else 0)
+    w.dealer = dealer
+    w.pending = None
+    w.events.append(DealerChosen(dealer, tuple(w.hidden)))
+    _pass_turn(w, dealer + 1)  # R3: the player to the dealer's left begins
+
+
+def _pass_turn(w: _Draft, start: int) -> None:
+    """M31: the turn goes to the first seat clockwise from ``start`` still in the game with a
+    card to turn up (none: nobody is to move)."""
+    n = w.config.players
+    w.flipped = 0
+    for k in range(n):
+        s = (start + k) % n
+        if w.in_game[s] and w.draw_size(s):
+            w.to_move = s
+            return
+    w.to_move = None
+
+
+def _lost_card(w: _Draft, seat: int) -> None:
+    """M31: the seat to move that loses its last draw-pile card outside an award window passes
+    the turn clockwise; any other seat keeps its place in the rotation."""
+    if w.award is None and seat == w.to_move and not w.draw_size(seat):
+        _pass_turn(w, seat + 1)
+
+
+def _turn_up(w: _Draft, seat: int, by_turn: bool) -> None:
+    if w.hidden[seat]:
+        w.pending = Pending(Phase.TURN_UP, seat, by_turn)  # M4: its face is a chance step
+        return
+    _place(w, seat, w.known[seat].pop(0), by_turn)
+
+
+def _reveal(w: _Draft, face: int) -> None:
+    p = w.pending
+    assert p is not None
+    w.pending = None
+    w.pool[face - 1] -= 1
+    if p.phase is Phase.TURN_UP:
+        w.hidden[p.seat] -= 1
+        _place(w, p.seat, face, p.by_turn)
+        return
+    src, dst = w.transfers.pop(0)  # M19: a card moved from a shuffled part
+    w.hidden[src] -= 1
+    w.known[dst].append(face)
+    w.events.append(CardMoved(src, dst, face))
+    _lost_card(w, src)
+    _run_transfers(w)
+
+
+def _place(w: _Draft, seat: int, face: int, by_turn: bool) -> None:
+    w.clock += 1
+    w.discards[seat].append((face, w.clock))
+    w.events.append(CardTurnedUp(seat, face, by_turn))
+    w.oculos = []  # M26: any turn-up closes Óculos Geek's window
     if by_turn:
-        flipped = (state.flipped if seat == state.turn else 0) + 1
+        w.flipped += 1
         # M28: Jogue duas seguidas is checked at each turn-up; an empty pile ends the turn.
-        if "Duas" in state.penalties[seat] and flipped < 2 and state.draw_size(seat) > 0:
-            state = replace(state, turn=seat, flipped=flipped)
-        else:
-            state = replace(state, turn=(seat + 1) % state.players, flipped=0)
-    return _end_check(state, events)
+        if not ("Duas" in w.penalties[seat] and w.flipped < 2 and w.draw_size(seat)):
+            _pass_turn(w, seat + 1)
+    else:
+        _lost_card(w, seat)  # MK-SPECIAL-3: nobody's turn, so the turn stays where it was
+    _end_check(w)
 
 
-def _end_check(state: State, events: list[Event]) -> State:
-    # M12: nobody in the game can turn up a card and no match shows.
-    if (state.award is None and state.pending is None and not state.transfers
-            and _mover(state) is None and not match_shows(state) and not state.over):
-        events.append(Event("no card left to turn up: the game ends"))
-        return replace(state, over=True, oculos=())  # M26: the end closes everything
-    return state
+def _end_check(w: _Draft) -> None:
+    # M12: nobody in the game has a card to turn up and no match shows.
+    if (w.award is None and w.pending is None and not w.transfers and w.end_reason is None
+            and not any(w.in_game[s] and w.draw_size(s) for s in range(w.config.players))
+            and not _match(w.discards)):
+        _end(w, EndReason.NO_MOVE)
 
 
-def _run_transfers(state: State, events: list[Event]) -> State:
-    # M19: cards go under the receiver one by one; a card from a shuffled part gets its face
-    # by a chance step then.
-    while state.transfers:
-        src, dst = state.transfers[0]
-        if state.draw_size(src) == 0:
-            state = replace(state, transfers=state.transfers[1:])
+def _end(w: _Draft, reason: EndReason) -> None:
+    w.end_reason = reason
+    w.oculos = []  # M26: the end closes everything
+    points = _scores(w.gems)
+    w.events.append(GameEnded(points, _winners(points, w.in_game), reason))
+
+
+def _run_transfers(w: _Draft) -> None:
+    # M19: cards go under the receiver one by one, the top first; a card from a shuffled part
+    # gets its face by a chance step then. A source out of cards ends its transfers.
+    while w.transfers:
+        src, dst = w.transfers[0]
+        if not w.draw_size(src):
+            w.transfers.pop(0)
             continue
-        if state.hidden[src] > 0:
-            return replace(state, pending=("move",))
-        face = state.known[src][0]
-        known = _set(state.known, src, state.known[src][1:])
-        known = _set(known, dst, state.known[dst] + (face,))
-        events.append(Event(f"seat {src} gives a draw-pile card to seat {dst}"))
-        state = replace(state, known=known, transfers=state.transfers[1:])  # type: ignore[arg-type]
-    return _end_check(state, events)
+        if w.hidden[src]:
+            w.pending = _MOVE_PENDING
+            return
+        face = w.known[src].pop(0)
+        w.known[dst].append(face)
+        w.transfers.pop(0)
+        w.events.append(CardMoved(src, dst, face))
+        _lost_card(w, src)
+    _end_check(w)
 
 
-def _draw_gems(state: State, events: list[Event]) -> State:
-    aw = state.award
-    assert aw is not None
-    while len(aw.drawn) < aw.to_draw and state.gem_top:
-        aw = replace(aw, drawn=aw.drawn + (state.gem_top[0],))
-        state = replace(state, gem_top=state.gem_top[1:], award=aw)
-    if len(aw.drawn) < aw.to_draw:
-        return replace(state, pending=("gem",))
-    events.append(Event(f"seat {aw.winner} draws {' '.join(aw.drawn)}", (aw.taker,)))
-    return replace(state, pending=None)
-
-
-def _slap(state: State, seat: int, events: list[Event]) -> State:
-    if not match_shows(state):
+def _slap(w: _Draft, seat: int) -> None:
+    if not _match(w.discards):
         # R8, M9, M27: a wrong slap draws a Penalty card, or does nothing with the deck empty.
-        events.append(Event(f"seat {seat} slaps wrongly"))
-        if not state.penalty_deck:
-            return state
-        return replace(state, pending=("penalty", seat))
-    tops = state.tops()
-    counts = Counter(f for f in tops if f is not None)
+        w.events.append(WrongSlap(seat))
+        if w.penalty_deck:
+            w.pending = Pending(Phase.PENALTY, seat)
+        return
+    tops = [d[-1] if d else None for d in w.discards]
+    faces = [t[0] for t in tops if t is not None]
     # M21: the card that made the match is the most recent turn-up among the matching tops.
-    maker = max((s for s, f in enumerate(tops) if f is not None and counts[f] > 1),
-                key=lambda s: state.discards[s][-1][1])
-    events.append(Event(f"seat {seat} slaps first: a match"))
-    aw = AwardWindow(winner=seat, maker=maker, drawn=(), to_draw=min(2, state.gem_deck_size),
-                     taker=seat)
-    return _draw_gems(replace(state, award=aw), events)
+    maker = max((s for s, t in enumerate(tops) if t is not None and faces.count(t[0]) > 1),
+                key=lambda s: w.discards[s][-1][1])
+    w.events.append(MatchSlapped(seat, maker))
+    gems_left = len(w.gem_top) + len(w.gem_pool)
+    w.award = AwardWindow(winner=seat, maker=maker, drawn=(), to_draw=min(2, gems_left),
+                          taker=seat)
+    _draw_gems(w)
 
 
-def _penalty(state: State, seat: int, card: str, events: list[Event]) -> State:
-    events.append(Event(f"seat {seat} takes the penalty {card}"))
-    state = replace(state, penalty_deck=_sorted_remove(state.penalty_deck, card),
-                    penalties=_set(state.penalties, seat,  # type: ignore[arg-type]
-                                   _sorted_add(state.penalties[seat], card)),
-                    pending=None)
-    if card == "Cartas":
-        n = state.players
-        # M9, M20: clockwise from the penalised player's left, skipping eliminated seats.
-        order = [(seat + k) % n for k in range(1, n)]
-        state = replace(state, transfers=tuple((seat, q) for q in order if state.in_game[q]))
-        return _run_transfers(state, events)
-    return state
-
-
-def _award(state: State, act: Award, events: list[Event]) -> State:
-    aw = state.award
+def _draw_gems(w: _Draft) -> None:
+    # M22: the Gem cards are drawn at once (known ones from the top first) and shown to the
+    # winner.
+    aw = w.award
     assert aw is not None
-    gems = list(state.gems)
-    gems[act.seat] = _sorted_add(gems[act.seat], act.keep)
+    drawn = list(aw.drawn)
+    while len(drawn) < aw.to_draw and w.gem_top:
+        drawn.append(w.gem_top.pop(0))
+    w.award = attrs.evolve(aw, drawn=tuple(drawn))
+    if len(drawn) < aw.to_draw:
+        w.pending = _GEM_PENDING
+        return
+    w.pending = None
+    w.events.append(GemsSeen(aw.winner, tuple(drawn)))
+
+
+def _draw_gem(w: _Draft, card: str) -> None:
+    aw = w.award
+    assert aw is not None
+    w.gem_pool.remove(card)
+    w.award = attrs.evolve(aw, drawn=(*aw.drawn, card))
+    _draw_gems(w)
+
+
+def _draw_penalty(w: _Draft, card: str) -> None:
+    p = w.pending
+    assert p is not None
+    w.pending = None
+    seat = p.seat
+    w.penalty_deck.remove(card)
+    w.penalties[seat].append(card)
+    w.events.append(PenaltyTaken(seat, card))
+    if card == "Cartas":
+        n = w.config.players
+        # M9, M20: clockwise from the penalised player's left, skipping eliminated seats.
+        w.transfers = [(seat, (seat + k) % n) for k in range(1, n) if w.in_game[(seat + k) % n]]
+        _run_transfers(w)
+
+
+def _award(w: _Draft, act: Award) -> None:
+    aw = w.award
+    assert aw is not None
+    w.gems[act.seat].append(act.keep)
+    w.events.append(GemKept(act.seat, act.keep))
     rest = list(aw.drawn)
     rest.remove(act.keep)
     if rest:
         assert act.give is not None
-        gems[act.give] = _sorted_add(gems[act.give], rest[0])
-        events.append(Event(f"seat {act.seat} keeps a Gem card, gives one to seat {act.give}"))
-        # M14: each seat sees its own Gem cards only, so the receiver does not learn the kept one.
-        events.append(Event(f"seat {act.seat} keeps {act.keep}, gives {rest[0]}", (act.seat,)))
-        events.append(Event(f"seat {act.give} receives {rest[0]}", (act.give,)))
+        w.gems[act.give].append(rest[0])
+        w.events.append(GemGiven(act.seat, act.give, rest[0]))
+    _count_slap(w, aw.winner)
+
+
+def _count_slap(w: _Draft, winner: int) -> None:
+    # M24: piles collected, penalties returned, eliminations, then the end checks.
+    n = w.config.players
+    collected = [f for k in range(n) for f, _ in w.discards[(winner + k) % n]]  # M8, M18
+    w.known[winner] += collected
+    w.discards = [[] for _ in range(n)]
+    w.events.append(PilesCollected(winner, len(collected)))
+    in_force = [p for ps in w.penalties for p in ps]
+    if in_force:  # M10: every Penalty card in force goes back to the deck, shuffled
+        w.penalty_deck = sorted(w.penalty_deck + in_force)
+        w.penalties = [[] for _ in range(n)]
+        w.events.append(PenaltiesReturned(tuple(in_force)))
+    w.award = None
+    _pass_turn(w, winner)  # M8, M31: the winner plays next
+    out = [s for s in range(n) if s != winner and w.in_game[s] and not w.draw_size(s)]
+    for s in out:  # M11: an empty draw pile at a slap one did not win
+        w.in_game[s] = False
+        w.events.append(Eliminated(s))
+    w.oculos = [s for s in out if w.gems[s]]  # M26: Óculos Geek may take from them
+    if not w.gem_top and not w.gem_pool:
+        _end(w, EndReason.GEMS_GONE)  # M15
+    elif sum(w.in_game) <= 2:
+        _end(w, EndReason.FEW_PLAYERS)  # M15: one slap may eliminate several
     else:
-        events.append(Event(f"seat {act.seat} keeps the last Gem card"))
-    w = aw.winner
-    n = state.players
-    # M8, M18, M24: piles under the winner, own first then clockwise, first-discarded first.
-    collected: tuple[int, ...] = ()
-    for k in range(n):
-        collected += tuple(f for f, _ in state.discards[(w + k) % n])
-    known = _set(state.known, w, state.known[w] + collected)
-    # M10: penalties end; all Penalty cards go back to the deck (shuffled: kept as a multiset).
-    deck = tuple(sorted(state.penalty_deck + sum(state.penalties, ())))
-    state = replace(state, gems=tuple(gems), known=known,  # type: ignore[arg-type]
-                    discards=((),) * n, penalty_deck=deck, penalties=((),) * n, award=None,
-                    turn=w, flipped=0)
-    # M11: every other player with an empty draw pile is eliminated.
-    out = [s for s in range(n) if s != w and state.in_game[s] and state.draw_size(s) == 0]
-    in_game = tuple(state.in_game[s] and s not in out for s in range(n))
-    for s in out:
-        events.append(Event(f"seat {s} is eliminated"))
-    state = replace(state, in_game=in_game, oculos=tuple(s for s in out if state.gems[s]))
-    # M15: the end checks.
-    if state.gem_deck_size == 0 or sum(in_game) <= 2:
-        events.append(Event("the game ends"))
-        return replace(state, over=True, oculos=())
-    return _end_check(state, events)
+        _end_check(w)
 
 
-def _amuleto(state: State, seat: int, events: list[Event]) -> State:
-    aw = state.award
+def _toalha(w: _Draft, seat: int, target: int) -> None:
+    w.gems[seat].remove("Toalha")
+    w.played.append("Toalha")
+    w.events.append(ToalhaPlayed(seat, target))
+    w.transfers = [(target, seat)] * 3  # M13, M19: the top 3 (fewer if fewer), top first
+    _run_transfers(w)
+
+
+def _orcolar(w: _Draft, seat: int) -> None:
+    aw = w.award
+    assert aw is not None
+    w.gems[seat].remove("Orcolar")
+    w.played.append("Orcolar")
+    w.award = attrs.evolve(aw, taker=seat, special_played=True)
+    w.events.append(OrcolarPlayed(seat))
+    w.events.append(GemsSeen(seat, aw.drawn))  # M30: its player sees the cards it takes
+
+
+def _amuleto(w: _Draft, seat: int) -> None:
+    aw = w.award
     assert aw is not None
     m = aw.maker
-    events.append(Event(f"seat {seat} plays Amuleto Orc: the slap does not count"))
-    # M22: the drawn Gem cards go back on top of the deck in the same order.
-    face = state.discards[m][-1][0]
-    state = replace(
-        state, gems=_set(state.gems, seat, _sorted_remove(state.gems[seat], "Amuleto")),  # type: ignore[arg-type]
-        played=_sorted_add(state.played, "Amuleto"), gem_top=aw.drawn + state.gem_top,
-        award=None, discards=_set(state.discards, m, state.discards[m][:-1]),  # type: ignore[arg-type]
-        known=_set(state.known, m, state.known[m] + (face,)))  # type: ignore[arg-type]
-    # M13, M22: the maker turns up the next card; nobody's turn, so the turn does not change.
-    return _turn_up(state, m, False, events)
+    w.gems[seat].remove("Amuleto")
+    w.played.append("Amuleto")
+    w.events.append(AmuletoPlayed(seat, m))
+    w.gem_top = list(aw.drawn) + w.gem_top  # M22: back on top of the Gem deck, in order
+    w.award = None  # the slap does not count: no gems, no piles, penalties stay (M13)
+    face, _ = w.discards[m].pop()
+    w.known[m].append(face)  # M13: the card that made the match goes under its draw pile
+    w.events.append(CardReturned(m, face))
+    to_move = w.to_move
+    if to_move is not None and not w.draw_size(to_move):
+        _pass_turn(w, to_move + 1)  # M31: the turn is settled when the window closes
+    _turn_up(w, m, False)  # M22: nobody's turn, so the turn does not change
 
 
-def apply(state: State, action: Action) -> State:
-    """The state after ``action``; ``state.events`` tells what happened."""
-    if not isinstance(state, State):
-        raise TypeError(f"apply expects a State, not {type(state).__name__}")
-    if not isinstance(action, ACTION_TYPES):
-        raise TypeError(f"apply expects a Melvin action, not {type(action).__name__}")
-    events: list[Event] = []
-    if state.pending is not None:
-        legal = [a for a, _ in chance_outcomes(state)]
-        if action not in legal:
-            raise IllegalActionError(f"{action} is not an outcome of this chance step")
-        new = _apply_chance(replace(state, events=()), action, events)
-    else:
-        if state.over:
-            raise IllegalActionError(f"{action}: the game is over")
-        if action not in legal_actions(state):
-            raise IllegalActionError(f"{action} is not legal now: {_why(state, action)}")
-        new = _apply_player(replace(state, events=()), action, events)
-    return replace(new, events=tuple(events))
+def _oculos(w: _Draft, act: Oculos) -> None:
+    w.gems[act.seat].remove("Oculos")
+    w.played.append("Oculos")
+    w.gems[act.target].remove(act.card)
+    w.gems[act.seat].append(act.card)
+    w.events.append(OculosPlayed(act.seat, act.target))
+    w.events.append(GemTaken(act.seat, act.target, act.card))
+    w.oculos = [t for t in w.oculos if w.gems[t]]  # M26: a target needs a Gem card left
 
 
-def _why(state: State, action: Action) -> str:
-    if isinstance(action, CHANCE_TYPES):
-        return "it is a chance outcome and no chance step is pending"
-    seat = getattr(action, "seat", None)
-    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
-        return "no such seat"
-    if seat is not None and not state.in_game[seat]:
-        return "that seat is out of the game (M25)"
-    if state.award is not None and isinstance(action, (Flip, Slap)):
-        return "an award window is open (M22)"
-    if isinstance(action, Flip):
-        return f"it is seat {_mover(state)}'s turn to turn up a card"
-    return "the rules do not allow it here"
+# -- whole games -------------------------------------------------------------------------------
 
 
-def _apply_chance(state: State, action: Action, events: list[Event]) -> State:
-    p = state.pending
-    assert p is not None
-    if isinstance(action, ChooseDealer):
-        return _deal(state, action.dealer)
-    if isinstance(action, Reveal):
-        pool = _set(state.pool, action.face - 1, state.pool[action.face - 1] - 1)
-        if p[0] == "flip":
-            seat, by_turn = p[1], p[2]
-            assert isinstance(seat, int) and isinstance(by_turn, bool)
-            state = replace(state, pool=pool,  # type: ignore[arg-type]
-                            hidden=_set(state.hidden, seat, state.hidden[seat] - 1))  # type: ignore[arg-type]
-            return _place(state, seat, action.face, by_turn, events)
-        src, dst = state.transfers[0]
-        events.append(Event(f"seat {src} gives a draw-pile card to seat {dst}"))
-        events.append(Event(f"the card moved is V{action.face}", ()))  # M30: nobody sees it
-        state = replace(state, pool=pool,  # type: ignore[arg-type]
-                        hidden=_set(state.hidden, src, state.hidden[src] - 1),  # type: ignore[arg-type]
-                        known=_set(state.known, dst, state.known[dst] + (action.face,)),  # type: ignore[arg-type]
-                        transfers=state.transfers[1:], pending=None)
-        return _run_transfers(state, events)
-    if isinstance(action, DrawGem):
-        aw = state.award
-        assert aw is not None
-        state = replace(state, gem_pool=_sorted_remove(state.gem_pool, action.card),
-                        award=replace(aw, drawn=aw.drawn + (action.card,)))
-        return _draw_gems(state, events)
-    assert isinstance(action, DrawPenalty)
-    seat = p[1]
-    assert isinstance(seat, int)
-    return _penalty(state, seat, action.card, events)
+def random_playout(config: GameConfig | None = None, rng: random.Random | None = None,
+                   actions: list[Action] | None = None, *, max_steps: int = 100_000) -> State:
+    """Return the final state of a game where chance and the players act at random.
 
-
-def _apply_player(state: State, action: Action, events: list[Event]) -> State:
-    if isinstance(action, Flip):
-        return _turn_up(state, action.seat, True, events)
-    if isinstance(action, Slap):
-        return _slap(state, action.seat, events)
-    if isinstance(action, Award):
-        return _award(state, action, events)
-    s = action.seat  # type: ignore[union-attr]
-    gems = state.gems
-    if isinstance(action, Toalha):
-        events.append(Event(f"seat {s} plays Toalha on seat {action.target}"))
-        state = replace(state, gems=_set(gems, s, _sorted_remove(gems[s], "Toalha")),  # type: ignore[arg-type]
-                        played=_sorted_add(state.played, "Toalha"),
-                        transfers=((action.target, s),) * 3)
-        return _run_transfers(state, events)
-    if isinstance(action, Orcolar):
-        aw = state.award
-        assert aw is not None
-        events.append(Event(f"seat {s} plays Orcolar and takes the Gem cards"))
-        events.append(Event(f"the Gem cards are {' '.join(aw.drawn)}", (s,)))
-        return replace(state, gems=_set(gems, s, _sorted_remove(gems[s], "Orcolar")),  # type: ignore[arg-type]
-                       played=_sorted_add(state.played, "Orcolar"),
-                       award=replace(aw, taker=s, special_played=True))
-    if isinstance(action, Amuleto):
-        return _amuleto(state, s, events)
-    assert isinstance(action, Oculos)
-    t = action.target
-    events.append(Event(f"seat {s} plays Oculos Geek on seat {t}"))
-    events.append(Event(f"seat {s} takes {action.card} from seat {t}", (s, t)))
-    g = list(gems)
-    g[s] = _sorted_remove(g[s], "Oculos")
-    g[t] = _sorted_remove(g[t], action.card)
-    g[s] = _sorted_add(g[s], action.card)
-    return replace(state, gems=tuple(g), played=_sorted_add(state.played, "Oculos"), oculos=())
-
-
-# -- whole games and checks ----------------------------------------------------------------------
-
-
-def random_playout(config: GameConfig, rng: random.Random, max_steps: int = 100_000) -> State:
-    """Play a game to its end with random choices. Flips and correct slaps are preferred over
-    wrong slaps and specials so that games end quickly (M5: a race goes to whoever acts first)."""
+    A wrong slap is chosen only one time in twenty (or when nothing else is legal), so that
+    games end quickly (M5: a race goes to whoever acts first). The actions taken, chance
+    included, are appended to ``actions`` when it is given. Raise ``RuntimeError`` if the game
+    has not ended after ``max_steps`` actions.
+    """
+    if rng is None:
+        rng = random.Random()
+    _check_rng(rng)
+    if actions is not None and not isinstance(actions, list):
+        raise InvalidArgumentError(
+            f"invalid actions: expected a list to append to, not {type(actions).__name__}")
     state = new_game(config)
     for _ in range(max_steps):
-        if state.over:
+        if state.end_reason is not None:
             return state
-        if is_chance(state):
-            state = resolve_chance(state, rng)
-            continue
-        acts = legal_actions(state)
-        useful = [a for a in acts if not isinstance(a, Slap) or match_shows(state)]
-        pool = useful if useful and rng.random() < 0.95 else acts
-        state = apply(state, rng.choice(pool))
-    raise RuntimeError("random_playout did not finish")
-
-
-def check_state(state: State) -> None:
-    """Raise :class:`InvalidStateError` if the state breaks an invariant (M16)."""
-    if not isinstance(state, State):
-        raise TypeError(f"check_state expects a State, not {type(state).__name__}")
-    ed = _edition(state.config.edition)
-    n = state.players
-    shapes = [state.hidden, state.known, state.discards, state.gems, state.penalties,
-              state.in_game]
-    if any(len(x) != n for x in shapes) or len(state.pool) != ed.faces:
-        raise InvalidStateError("per-seat fields do not match the number of players")
-    if any(c < 0 for c in state.pool) or any(h < 0 for h in state.hidden):
-        raise InvalidStateError("a negative card count")
-    # M16: Versus cards, counted by face.
-    faces = Counter({f + 1: c for f, c in enumerate(state.pool) if c})
-    for s in range(n):
-        faces.update(state.known[s])
-        faces.update(f for f, _ in state.discards[s])
-    if state.dealer is not None:
-        if sum(state.pool) != sum(state.hidden):
-            raise InvalidStateError("unseen cards do not match the shuffled pile parts")
-        if faces != Counter({f: ed.copies for f in range(1, ed.faces + 1)}):
-            raise InvalidStateError("Versus cards are not conserved (M16)")
-    gems: Counter[str] = Counter(state.gem_top + state.gem_pool + state.played)
-    for g in state.gems:
-        gems.update(g)
-    if state.award is not None:
-        gems.update(state.award.drawn)
-    if gems != Counter(ed.gems):
-        raise InvalidStateError("Gem cards are not conserved (M16)")
-    pens = Counter(state.penalty_deck + sum(state.penalties, ()))
-    if pens != Counter(ed.penalties):
-        raise InvalidStateError("Penalty cards are not conserved (M16)")
-    if sum(state.in_game) < 2 or (sum(state.in_game) <= 2 and not state.over):
-        raise InvalidStateError("too few players in the game (M15)")
-    # Seats and counters that apply() indexes with: checked so that a document read from
-    # outside (state_from_json) can never make a step fail with an IndexError.
-    seats = range(n)
-    if state.turn not in seats or state.flipped not in (0, 1) or (
-            state.dealer is not None and state.dealer not in seats):
-        raise InvalidStateError("turn, dealer or cards turned this turn out of range")
-    stamps = [c for d in state.discards for _, c in d]
-    if any(not 1 <= c <= state.clock for c in stamps) or len(set(stamps)) != len(stamps):
-        raise InvalidStateError("discard stamps out of order")
-    if any(src not in seats or dst not in seats for src, dst in state.transfers):
-        raise InvalidStateError("a transfer names no seat")
-    if any(s not in seats or state.in_game[s] for s in state.oculos):
-        raise InvalidStateError("an Óculos Geek target must be an eliminated seat (M26)")
-    p = state.pending
-    if p is not None and p[0] in ("flip", "penalty"):
-        who = p[1]
-        if type(who) is not int or who not in seats or not state.in_game[who]:
-            raise InvalidStateError("a pending chance step names no seat in the game")
-        if p[0] == "flip" and not state.hidden[who]:
-            raise InvalidStateError("a pending turn-up from a pile with no unseen card")
-    drawing = state.award is not None and len(state.award.drawn) < state.award.to_draw
-    if (p == ("gem",)) != drawing:
-        raise InvalidStateError("a pending Gem draw without an award window, or the reverse")
-    if p == ("move",) and not state.transfers:
-        raise InvalidStateError("a pending move without a transfer")
-    if p is None and state.transfers:
-        raise InvalidStateError("transfers left without a pending move")
-    aw = state.award
-    if aw is not None and (
-            aw.winner not in seats or aw.maker not in seats or aw.taker not in seats
-            or not state.in_game[aw.winner] or not state.in_game[aw.taker]
-            or not 1 <= aw.to_draw <= 2 or len(aw.drawn) > aw.to_draw
-            or (aw.taker != aw.winner) != aw.special_played or not state.discards[aw.maker]):
-        raise InvalidStateError("an impossible award window")
-    if state.over and (p is not None or aw is not None):
-        raise InvalidStateError("a finished game with a step pending")
+        if state.pending is not None:
+            action = sample_chance(state, rng)
+        else:
+            acts = legal_actions(state)
+            match = _match(state.discards)
+            useful = [a for a in acts if match or not isinstance(a, Slap)]
+            action = rng.choice(useful if useful and rng.random() < 0.95 else acts)
+        if actions is not None:
+            actions.append(action)
+        state = apply(state, action)
+    raise RuntimeError(f"random_playout did not finish in {max_steps} steps")
