@@ -14,10 +14,11 @@ ROOT = Path(shock_rules.__file__).parent
 # The layers of docs/architecture.md, lowest first: a module may import its own layer (without
 # a cycle) and the layers below it.
 LAYERS: list[tuple[str, ...]] = [
-    ("_errors", "_public", "_pictures"),
-    ("_rules", "melvin"),  # melvin: the second game, a rules layer of its own (only _errors below)
+    ("_errors", "_public", "_pictures", "_shared", "_reading", "_schemas"),
+    ("_rules", "melvin"),  # melvin: the second game, a rules layer of its own (layer 1 below)
     ("_info", "_notation"),
     ("_json", "svg"),
+    ("games",),  # the game contract and the registry of both games
     ("record",),
     ("_documents", "bots"),
     ("simulation", "envs"),

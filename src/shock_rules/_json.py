@@ -37,6 +37,7 @@ import attrs
 import cattrs
 
 from ._errors import InvalidNotationError, InvalidStateError, ShockError, quoted
+from ._shared import SCHEMA as _SCHEMA
 from ._info.determinize import determinize
 from ._info.view import HiddenCardDealt, HiddenCardPlayed, PlayerView
 from ._rules import events as _events
@@ -60,7 +61,7 @@ __all__ = [
 ]
 
 #: The schema tag written into (and required in) every document.
-SCHEMA: Final = "shock-rules/2"
+SCHEMA: Final = _SCHEMA
 
 T = TypeVar("T")
 Doc = Mapping[str, object]

@@ -19,6 +19,7 @@ PUBLIC_MODULES = frozenset({
     "shock_rules", "shock_rules.bots", "shock_rules.cli", "shock_rules.protocol",
     "shock_rules.record", "shock_rules.simulation", "shock_rules.envs", "shock_rules.server",
     "shock_rules.envs.pettingzoo", "shock_rules.envs.openspiel", "shock_rules.envs.gymnasium",
+    "shock_rules.melvin", "shock_rules.games",
 })
 
 

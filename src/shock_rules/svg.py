@@ -37,6 +37,7 @@ from typing import Final
 import attrs
 
 from . import _pictures
+from . import melvin as mk
 from ._errors import quoted
 from ._info.view import PlayerView, SeatView, spectator_view
 from ._notation.script import parse_cards
@@ -399,13 +400,17 @@ def _draw(scene: _Scene) -> str:
     return _document(_WIDTH, height, "".join(parts), words)
 
 
-def view(player_view: PlayerView) -> str:
-    """Return the picture of a table as ``player_view`` shows it: the viewer's own hand and
-    face-down cards, every other hand as card backs; nothing the view does not hold.
+def view(player_view: PlayerView | mk.View) -> str:
+    """Return the picture of a table as ``player_view`` shows it: for Shock!, the viewer's own
+    hand and face-down cards, every other hand as card backs; for Melvin Vs. Kronk (a
+    :class:`shock_rules.melvin.View`), every pile, the discard tops, the Gem cards the viewer
+    may see (backs for the others) and the penalties in force. Nothing the view does not hold.
 
-    Raise ``TypeError`` for anything but a :class:`~shock_rules.PlayerView`."""
+    Raise ``TypeError`` for anything but a :class:`~shock_rules.PlayerView` or a Melvin view."""
+    if type(player_view) is mk.View:
+        return _melvin(player_view)
     if type(player_view) is not PlayerView:
-        raise TypeError(f"expected a PlayerView, not {quoted(player_view)}")
+        raise TypeError(f"expected a PlayerView or a melvin.View, not {quoted(player_view)}")
     v = player_view
     hands = tuple(v.hand if s == v.seat else None for s in range(v.players))
     # The viewer knows its own face-down card in the trick (K34); a TrickCard carries it.
@@ -413,11 +418,15 @@ def view(player_view: PlayerView) -> str:
     return _draw(_Scene(v, hands, tuple(tc.card for tc in v.trick), title))
 
 
-def table(state: State) -> str:
-    """Return the picture of a whole state: every hand and every face-down card of the trick
-    shown. A referee's picture, for analysis and documentation: send players :func:`view`.
+def table(state: State | mk.State) -> str:
+    """Return the picture of a whole state: for Shock!, every hand and every face-down card
+    of the trick shown; for Melvin Vs. Kronk, every seat's Gem cards. A referee's picture, for
+    analysis and documentation: send players :func:`view`.
 
-    Raise ``TypeError`` for anything but a :class:`~shock_rules.State`."""
+    Raise ``TypeError`` for anything but a :class:`~shock_rules.State` or a Melvin state."""
+    if type(state) is mk.State:
+        return _melvin(attrs.evolve(mk.spectator_view(state), gems=state.gems),
+                       "the whole table")
     if type(state) is not State:
         raise not_a_state(state)
     v = spectator_view(state)
@@ -425,6 +434,143 @@ def table(state: State) -> str:
     return _draw(_Scene(v, hands, tuple(p.card for p in state.trick), "the whole table"))
 
 
+# -- Melvin Vs. Kronk ---------------------------------------------------------------------------
+
+_MK_ROW: Final = 104
+_MK_CENTRE: Final = 92
+#: The penalties' names in words (MK-PEN-1 to 3).
+_PENALTY_WORDS: Final = {"Mao": "Mão para trás", "Olho": "Olho fechado",
+                         "Cartas": "Cartas para todos", "Duas": "Jogue duas seguidas"}
+_SPECIAL_WORDS: Final = {"Oculos": "Óculos Geek", "Toalha": "Toalha", "Orcolar": "Orcolar",
+                         "Amuleto": "Amuleto Orc"}
+_MK_WAITS: Final = {
+    mk.Phase.DEAL: "the dealer is drawn next", mk.Phase.TURN_UP: "a card is being turned up",
+    mk.Phase.MOVE: "a card is being moved", mk.Phase.GEM: "Gem cards are being drawn",
+    mk.Phase.PENALTY: "a Penalty card is being drawn", mk.Phase.OVER: "the game is over",
+}
+
+
+def _versus(x: float, y: float, face: int, *, hit: bool, words: str) -> str:
+    """A Versus card face up: its face, large; gold when it is part of a match (MK-SLAP-1)."""
+    return (f'<g class="versus" data-face="V{face}" transform="translate({x:g},{y:g})">'
+            f"<title>{_esc(words)}</title>"
+            f'<rect x="0.5" y="0.5" width="{_CW - 1}" height="{_CH - 1}" rx="6"'
+            f' fill="{"#f2c200" if hit else "#ffffff"}" stroke="{_SHOCK if hit else _INK}"'
+            f' stroke-width="{3 if hit else 1}"/>'
+            + _text(_CW / 2, _CH / 2 + 9, f"V{face}", size=24, weight="bold", anchor="middle")
+            + "</g>")
+
+
+def _gem_card(x: float, y: float, card: str | None, words: str) -> str:
+    """A Gem card, 36 by 52: its gems (a special's name), or its back when hidden."""
+    if card is None:
+        return (f'<g class="gem-back" transform="translate({x:g},{y:g})"><title>{_esc(words)}'
+                f'</title><rect x="0.5" y="0.5" width="35" height="51" rx="4" fill="#2e8b3a"'
+                f' stroke="{_INK}"/>' + _text(18, 31, "?", size=14, fill="#ffffff",
+                                               anchor="middle") + "</g>")
+    special = card in mk.SPECIALS
+    label = _SPECIAL_WORDS[card].split()[0][:7] if special else card
+    return (f'<g class="gem-card" data-gem="{_esc(card)}" transform="translate({x:g},{y:g})">'
+            f"<title>{_esc(words)}</title>"
+            f'<rect x="0.5" y="0.5" width="35" height="51" rx="4"'
+            f' fill="{"#efe3ff" if special else "#e8f8ff"}" stroke="{_INK}"/>'
+            + _gems(18, 16, mk.gem_value(card), centred=True)
+            + _text(18, 42, label, size=9 if special else 12, weight="bold", anchor="middle")
+            + "</g>")
+
+
+def _melvin_seat(v: mk.View, seat: int, top: float, matched: set[int]) -> str:
+    acting = v.to_move == seat and v.phase is mk.Phase.PLAY
+    out = not v.in_game[seat]
+    parts = [f'<g class="seat" data-seat="{seat}">',
+             f'<rect x="6" y="{top + 3:g}" width="{_WIDTH - 12}" height="{_MK_ROW - 6}" rx="8"'
+             f' fill="{"#eeeeee" if out else "#ffffff"}"'
+             f' stroke="{_ACCENT if acting else "#d9d3c5"}" stroke-width="{3 if acting else 1}"/>',
+             _text(18, top + 24, f"Seat {seat}" + (" (you)" if seat == v.seat else ""),
+                   size=14, weight="bold"),
+             _text(18, top + 42, "out of the game" if out else "to move" if acting
+                   else "in the game", size=12, fill=_SHOCK if out else "#555555")]
+    for i, p in enumerate(v.penalties[seat]):
+        parts.append(f'<g class="penalty" data-penalty="{p}"><title>penalty in force:'
+                     f' {_esc(_PENALTY_WORDS[p])}</title>'
+                     f'<rect x="18" y="{top + 50 + 16 * i:g}" width="140" height="14" rx="7"'
+                     f' fill="{_SHOCK}"/>' + _text(88, top + 61 + 16 * i, _PENALTY_WORDS[p],
+                                                   size=9, fill="#ffffff", anchor="middle")
+                     + "</g>")
+    y = top + (_MK_ROW - _CH) / 2 - 3
+    size = v.draw_sizes[seat]
+    if size:
+        parts.append(_back(_PANEL, y, words=f"seat {seat}'s draw pile: {size} cards"))
+    parts.append(_text(_PANEL + _CW / 2, top + _MK_ROW - 6, f"draw {size}", size=10,
+                       anchor="middle", fill="#777777"))
+    face = v.tops[seat]
+    if face is not None:
+        hit = seat in matched
+        parts.append(_versus(_PANEL + 70, y, face, hit=hit,
+                             words=f"seat {seat}'s discard top: V{face}"
+                                   + (" (part of a match)" if hit else "")))
+    parts.append(_text(_PANEL + 70 + _CW / 2, top + _MK_ROW - 6,
+                       f"discards {v.discard_sizes[seat]}", size=10, anchor="middle",
+                       fill="#777777"))
+    x = _PANEL + 160
+    shown = v.gems[seat]
+    cards: Sequence[str | None] = shown if shown is not None else [None] * v.gem_counts[seat]
+    for i, card in enumerate(cards):
+        words = (f"a Gem card of seat {seat}" if card is None
+                 else f"seat {seat}'s Gem card {card}")
+        parts.append(_gem_card(x + i * 40, y + 14, card, words))
+    if shown is not None:
+        parts.append(_text(x, top + 18, f"{sum(mk.gem_value(g) for g in shown)} gems",
+                           size=11, weight="bold"))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _melvin_centre(v: mk.View, top: float) -> str:
+    parts = [f'<rect x="6" y="{top + 4:g}" width="{_WIDTH - 12}" height="{_MK_CENTRE - 8}"'
+             f' rx="8" fill="#ffffff" stroke="#d9d3c5"/>',
+             _gem_card(20, top + 18, None, f"the Gem deck: {v.gem_deck_size} cards"),
+             _text(66, top + 40, f"Gem deck: {v.gem_deck_size}", size=12, weight="bold"),
+             _text(66, top + 58, f"Penalty deck: {v.penalty_deck_size}", size=11)]
+    x = 260
+    if v.award_winner is not None:
+        taker = v.award_taker
+        line = (f"seat {v.award_winner} won the slap"
+                + (f"; seat {taker} takes the Gem cards" if taker != v.award_winner else ""))
+        parts.append(_text(x, top + 26, line, size=12, weight="bold"))
+        for i, card in enumerate(v.award_drawn or ()):
+            parts.append(_gem_card(x + i * 40, top + 32, card, f"drawn Gem card {card}"))
+    if v.played:
+        words = ", ".join(_SPECIAL_WORDS[p] for p in v.played)
+        parts.append(_text(_WIDTH - 18, top + 26, f"played: {words}", size=11, anchor="end"))
+    if v.end_reason is not None:
+        parts.append(_text(_WIDTH - 18, top + 46, f"over: {v.end_reason.value}", size=11,
+                           anchor="end", fill=_SHOCK))
+    return "".join(parts)
+
+
+def _melvin(v: mk.View, title: str | None = None) -> str:
+    if title is None:
+        title = f"seat {v.seat}'s view" if v.seat is not None else "a spectator's view"
+    faces = [f for f in v.tops if f is not None]
+    matched = {s for s, f in enumerate(v.tops) if f is not None and faces.count(f) > 1}
+    wait = _MK_WAITS.get(v.phase) or (
+        f"seat {v.award_taker} to hand out the Gem cards" if v.phase is mk.Phase.AWARD
+        else "nobody to move" if v.to_move is None else f"seat {v.to_move} to turn up a card")
+    line = f"Melvin Vs. Kronk · step {v.step} · {wait}" + (" · a match!" if matched else "")
+    height = _HEADER + _MK_CENTRE + _MK_ROW * v.players + 6
+    parts = [f'<rect x="0" y="0" width="{_WIDTH}" height="{height}" fill="{_PAPER}"/>',
+             f'<rect x="0" y="0" width="{_WIDTH}" height="{_HEADER}" fill="{_INK}"/>',
+             _text(12, 22, line, size=14, fill="#ffffff", weight="bold"),
+             _text(_WIDTH - 12, 22, title, size=12, fill="#d9d3c5", anchor="end"),
+             _melvin_centre(v, _HEADER)]
+    for seat in range(v.players):
+        parts.append(_melvin_seat(v, seat, _HEADER + _MK_CENTRE + _MK_ROW * seat, matched))
+    return _document(_WIDTH, height, "".join(parts), f"Melvin Vs. Kronk, {title}")
+
+
 _pictures.register(Card, card)
 _pictures.register(PlayerView, view)
 _pictures.register(State, table)
+_pictures.register(mk.View, view)
+_pictures.register(mk.State, table)

@@ -18,6 +18,8 @@ import attrs
 
 from .. import _pictures
 from .._errors import InvalidArgumentError, InvalidStateError, check_seat, quoted
+from .._shared import CHANCE as _CHANCE
+from .._shared import ChanceMarker
 from .bits import iter_bits
 from .cards import CARDS, Card, Suit, cards_of
 from .config import GameConfig
@@ -65,17 +67,9 @@ class Status(enum.IntEnum):
         return self.name.lower()
 
 
-class ChanceMarker(enum.Enum):
-    """The type of :data:`CHANCE`."""
-
-    CHANCE = "chance"
-
-    def __repr__(self) -> str:
-        return "CHANCE"
-
-
-#: What :func:`~shock_rules.current_player` returns at a chance decision.
-CHANCE: Final = ChanceMarker.CHANCE
+#: What :func:`~shock_rules.current_player` returns at a chance decision (the marker both
+#: games share, defined in ``_shared``).
+CHANCE: Final = _CHANCE
 
 
 @attrs.frozen

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any
 
-from .._errors import ConfigError, InvalidArgumentError, check_number, quoted
-from .._info.view import PlayerView, view
+from .. import games
+from .._errors import ConfigError, InvalidArgumentError, check_int, check_number, quoted
+from .._info.view import PlayerView
 from .._rules.actions import Action, ActionKind
-from .._rules.config import GameConfig
-from .._rules.engine import apply, new_game, sample_chance
-from .._rules.state import CHANCE_PHASES, Phase, State
+from ..games import AnyGame, Bot, RealTimeBot
 
-__all__ = ["Bot", "RandomBot", "play_game"]
+__all__ = ["Bot", "RandomBot", "RealTimeBot", "play_game"]
 
 
 def check_choice(view: object, rng: object) -> PlayerView:
@@ -32,22 +31,6 @@ def check_choice(view: object, rng: object) -> PlayerView:
     if not view.my_turn or not view.legal_actions:
         raise InvalidArgumentError("the view has no legal actions: it is not this seat's turn")
     return view
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """A computer player: it chooses one of the view's legal actions.
-
-    ``choose`` is called only when ``view.my_turn`` is true; it must return one of
-    ``view.legal_actions``. All randomness comes from ``rng`` so games are reproducible.
-    """
-
-    #: A short name for tables and records ("random", "heuristic", ...).
-    name: str
-
-    def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        """Return the action to take in the position ``view`` describes."""
-        ...
 
 
 class RandomBot:
@@ -76,24 +59,44 @@ class RandomBot:
 
 
 def play_game(
-    config: GameConfig,
+    config: object,
     bots: Sequence[Bot],
     rng: random.Random,
-    actions: list[Action] | None = None,
-    on_step: Callable[[State], object] | None = None,
-) -> State:
-    """Return the final state of a game where ``bots[seat]`` decides for each seat, from its
-    view only, and chance is sampled with ``rng`` (K6). The actions taken, chance outcomes
-    included, are appended to ``actions`` when it is given (for a game record), and
-    ``on_step`` is called with every new state (to count its events, say)."""
-    if not isinstance(config, GameConfig):
-        raise ConfigError(f"play_game() needs a GameConfig, not {type(config).__name__}")
+    actions: list[Any] | None = None,
+    on_step: Callable[[Any], object] | None = None,
+    *,
+    max_steps: int = 1_000_000,
+) -> Any:
+    """Return the final state of a game of any registered game (the one ``config`` is a
+    configuration of) where ``bots[seat]`` decides for each seat from its view only, and chance
+    is sampled with ``rng`` (K6). The actions taken, chance outcomes included, are appended to
+    ``actions`` when it is given (for a game record), and ``on_step`` is called with every new
+    state (to count its events, say).
+
+    In a turn-based game (Shock!) the seat to decide is asked, and must answer. In a real-time
+    game (:attr:`~shock_rules.games.Game.simultaneous`: Melvin Vs. Kronk) every seat that may
+    act is asked at each step and may wait (``None``); each bot that offers an action says how
+    fast it acts (``reaction``), and the fastest offer is applied (M5: a race goes to whoever
+    acts first; a tie to the lower seat). Each seat draws its choices and reactions from a
+    generator of its own, seeded from ``rng``, so a race depends only on the seed.
+
+    Raise :class:`~shock_rules.ConfigError` for what is no game's configuration,
+    :class:`~shock_rules.InvalidArgumentError` for bots that are not one per seat (or, in a
+    real-time game, that cannot say their reaction time) and when every bot waits, and
+    ``RuntimeError`` when the game has not ended after ``max_steps`` actions.
+    """
+    try:
+        game = games.of(config)
+    except InvalidArgumentError:
+        raise ConfigError(f"play_game() needs a game's config, not {quoted(config)}") from None
+    kind = RealTimeBot if game.simultaneous else Bot
     if not isinstance(bots, Sequence) or isinstance(bots, str) \
-            or not all(isinstance(b, Bot) for b in bots):
-        raise InvalidArgumentError(f"play_game() needs a list of bots, not {quoted(bots)}")
-    if len(bots) != config.players:
-        raise InvalidArgumentError(
-            f"play_game() needs {config.players} bots, got {len(bots)}")
+            or not all(isinstance(b, kind) for b in bots):
+        need = "bots with choose() and reaction()" if game.simultaneous else "bots"
+        raise InvalidArgumentError(f"play_game() needs a list of {need}, not {quoted(bots)}")
+    players: int = game.players_of(config)
+    if len(bots) != players:
+        raise InvalidArgumentError(f"play_game() needs {players} bots, got {len(bots)}")
     if not isinstance(rng, random.Random):
         raise InvalidArgumentError(f"play_game() needs a random.Random, not {quoted(rng)}")
     if actions is not None and not isinstance(actions, list):
@@ -101,16 +104,48 @@ def play_game(
     if on_step is not None and not callable(on_step):
         raise InvalidArgumentError(f"play_game() calls on_step, which is not callable: "
                                    f"{quoted(on_step)}")
-    state = new_game(config)
-    while state.phase is not Phase.OVER:
-        if state.phase in CHANCE_PHASES:
-            action = sample_chance(state, rng)
-        else:
-            seat = state.actor
-            action = bots[seat].choose(view(state, seat), rng)
+    check_int("max_steps", max_steps, 1)
+    decide = _race(game, bots, rng) if game.simultaneous else _turn(game, bots, rng)
+    state = game.new_game(config)
+    for _ in range(max_steps):
+        if game.is_terminal(state):
+            return state
+        action = game.sample_chance(state, rng) if game.is_chance(state) else decide(state)
         if actions is not None:
             actions.append(action)
-        state = apply(state, action)
+        state = game.apply(state, action)
         if on_step is not None:
             on_step(state)
-    return state
+    if game.is_terminal(state):
+        return state
+    raise RuntimeError(f"play_game(): the game did not end in {max_steps} steps")
+
+
+def _turn(game: AnyGame, bots: Sequence[Bot], rng: random.Random) -> Callable[[Any], Any]:
+    """The decisions of a turn-based game: the one seat to decide asks its bot."""
+    def decide(state: Any) -> Any:
+        seat = game.seats_to_act(state)[0]
+        return bots[seat].choose(game.view(state, seat), rng)
+    return decide
+
+
+def _race(game: AnyGame, bots: Sequence[Bot], rng: random.Random) -> Callable[[Any], Any]:
+    """The decisions of a real-time game: every seat that may act offers an action with its
+    reaction time, drawn from its own generator; the fastest offer wins (M5)."""
+    own = [random.Random(rng.getrandbits(64)) for _ in bots]
+
+    def decide(state: Any) -> Any:
+        offers = []
+        for seat in game.seats_to_act(state):
+            bot = bots[seat]
+            assert isinstance(bot, RealTimeBot)
+            v = game.view(state, seat)
+            action = bot.choose(v, own[seat])
+            if action is not None:
+                offers.append((bot.reaction(v, own[seat]), seat, action))
+        if not offers:
+            raise InvalidArgumentError(
+                f"every bot waits at step {getattr(state, 'step', '?')}: the game cannot go on"
+                " (a real-time bot must act when the game needs it, as the seat to move)")
+        return min(offers, key=lambda o: (o[0], o[1]))[2]
+    return decide

@@ -31,7 +31,7 @@ from ._messages import (
     read_document,
 )
 from ._requests import MAX_MCTS_ITERATIONS, RequestError, read_bots, read_frame
-from ._schemas import SCHEMA_NAMES, schema
+from .._schemas import SCHEMA_NAMES, schema
 from ._table import Table
 
 __all__ = [
