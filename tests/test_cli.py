@@ -496,7 +496,7 @@ class _Terminal(io.StringIO):
 def test_simulate_progress_bar_only_on_a_terminal_and_not_quiet() -> None:
     from shock_rules.cli.simulate import simulate_command
 
-    args = (3, sr.Variant.STANDARD, ["random"], 5, 1, 1, True, None)
+    args = (sr.GameConfig(players=3), ["random"], 5, 1, 1, True, None)
     for err, quiet, shown in ((_Terminal(), False, True), (_Terminal(), True, False),
                               (io.StringIO(), False, False)):
         out = io.StringIO()

@@ -17,13 +17,15 @@ import pytest
 import shock_rules as sr
 import shock_rules.bots
 import shock_rules.record
-from shock_rules import protocol
+from shock_rules import games, melvin, protocol
 
 PUBLIC = {
     "shock_rules": sr,
     "shock_rules.bots": shock_rules.bots,
     "shock_rules.record": shock_rules.record,
     "shock_rules.protocol": protocol,
+    "shock_rules.games": games,
+    "shock_rules.melvin": melvin,
 }
 
 

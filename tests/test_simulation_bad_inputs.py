@@ -73,7 +73,7 @@ BAD: list[tuple[str, Callable[[], object], type[sr.ShockError], str]] = [
     ("play_one(None)", lambda: sim.play_one(None),  # type: ignore[arg-type]
      sr.InvalidArgumentError, "invalid task None"),
     ("play_one(bad config)", lambda: sim.play_one((None, tuple(LINEUP), 1, 0, True)),  # type: ignore[arg-type]
-     sr.ConfigError, "needs a GameConfig"),
+     sr.ConfigError, "needs a game's config"),
     ("play_one(short lineup)", lambda: sim.play_one((CONFIG, ("random",), 1, 0, True)),
      sr.InvalidArgumentError, "invalid lineup"),
     ("play_one(rotate=1)", lambda: sim.play_one((CONFIG, tuple(LINEUP), 1, 0, 1)),  # type: ignore[arg-type]
@@ -81,7 +81,7 @@ BAD: list[tuple[str, Callable[[], object], type[sr.ShockError], str]] = [
     ("play_batch(None)", lambda: sim.play_batch(None),  # type: ignore[arg-type]
      sr.InvalidArgumentError, "invalid tasks None"),
     ("run_simulation(None, ...)", lambda: run(config=None), sr.ConfigError,
-     r"run_simulation\(\) needs a GameConfig, not None"),
+     r"run_simulation\(\) needs a game's config .*, not None"),
     ("run_simulation(lineup=None)", lambda: run(lineup=None), sr.InvalidArgumentError,
      "invalid names None"),
     ("run_simulation(games=0)", lambda: run(games=0), sr.InvalidArgumentError,

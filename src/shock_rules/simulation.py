@@ -1,10 +1,12 @@
 """Simulations: many seeded games between bots, on this machine or on a Ray cluster.
 
 :func:`run_simulation` plays a *lineup* -- one bot name per slot, as :func:`~shock_rules.bots.
-make_bot` knows them -- for a number of games and returns a results document (plain data,
-JSON-ready): per slot and per bot the win rate with its 95% confidence interval, mean score,
-withdrawals and shocks per game, and every game's scores. ``shock-rules simulate`` is this
-function with a table and a progress bar.
+make_bot` knows them -- for a number of games of either game (the one its config configures)
+and returns a results document (plain data, JSON-ready): per slot and per bot the win rate
+with its 95% confidence interval, mean score, the game's tallies per game (Shock!'s
+withdrawals and shocks; Melvin Vs. Kronk's matches won, wrong slaps and eliminations), and
+every game's scores. ``shock-rules simulate`` is this function with a table and a progress
+bar.
 
 Each game ``g`` draws all its randomness (chance and the bots' choices) from its own generator
 seeded with ``(seed, g)``, so the results depend only on the arguments: never on ``jobs``, on
@@ -35,6 +37,11 @@ Backends:
 >>> doc = run_simulation(sr.GameConfig(players=3), ["heuristic", "random"], games=4, seed=1)
 >>> doc["games"], [s["bot"] for s in doc["slots"]]
 (4, ['heuristic', 'random', 'random'])
+>>> from shock_rules import melvin
+>>> doc = run_simulation(melvin.GameConfig(players=3), ["reaction:0.2", "reaction"], games=4,
+...                      seed=1)
+>>> doc["game"], doc["tallies"]
+('melvin', ['matches_won', 'wrong_slaps', 'eliminated'])
 """
 
 from __future__ import annotations
@@ -54,11 +61,10 @@ from ._errors import (
     check_number,
     quoted,
 )
-from ._json import SCHEMA, config_to_dict
-from ._rules.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
-from ._rules.events import Shocked, Withdrew
-from ._rules.state import State
+from . import games as _games
+from ._shared import SCHEMA
 from .bots import Bot, make_bot, play_game
+from .games import AnyGame
 
 __all__ = [
     "BACKENDS", "GameResult", "SlotStats", "game_seed", "lineup_of", "play_batch", "play_one",
@@ -80,18 +86,22 @@ def _check_list(name: str, value: object, what: str) -> Sequence[Any]:
     return value
 
 
-def _check_config(func: str, config: object) -> GameConfig:
-    if not isinstance(config, GameConfig):
-        raise ConfigError(f"{func}() needs a GameConfig, not {quoted(config)}")
-    return config
+def _game_of(func: str, config: object) -> AnyGame:
+    """Return the game ``config`` configures; raise :class:`~shock_rules.ConfigError` for what
+    is no game's configuration."""
+    try:
+        return _games.of(config)
+    except InvalidArgumentError:
+        raise ConfigError(f"{func}() needs a game's config (a GameConfig of shock_rules or of"
+                          f" shock_rules.melvin), not {quoted(config)}") from None
 
 
-def lineup_of(names: Sequence[str], players: int) -> list[str]:
+def lineup_of(names: Sequence[str], players: int, game: str = "shock") -> list[str]:
     """Return one bot name per slot: the names given, the last one filling the other slots.
 
     Raise :class:`~shock_rules.InvalidArgumentError` (a ``ValueError``) for no names, too
-    many names, an unknown bot, names that are not a list of strings or a player count that
-    is not 3 to 5.
+    many names, an unknown bot of ``game`` (a registered game's name), names that are not a
+    list of strings or a player count the game does not take.
     """
     _check_list("names", names, "bot names")
     if not all(isinstance(n, str) for n in names):
@@ -99,9 +109,10 @@ def lineup_of(names: Sequence[str], players: int) -> list[str]:
             f"invalid names {quoted(names)}: expected a list of bot names (strings)"
         )
     check_int("players", players)
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    counts = _games.get(game).players
+    if players not in counts:
         raise InvalidArgumentError(
-            f"invalid players {quoted(players)}: expected {MIN_PLAYERS} to {MAX_PLAYERS}"
+            f"invalid players {quoted(players)}: expected {counts[0]} to {counts[-1]}"
         )
     names = [n.strip().lower() for n in names if n.strip()]
     if not names:
@@ -111,7 +122,7 @@ def lineup_of(names: Sequence[str], players: int) -> list[str]:
             f"a lineup of {len(names)} bots is too long for {players} players"
         )
     for n in names:
-        make_bot(n)  # validates the name
+        make_bot(n, game)  # validates the name
     return names + [names[-1]] * (players - len(names))
 
 
@@ -138,51 +149,48 @@ def _check_seed(seed: object) -> int:
     return value
 
 
-def play_one(task: tuple[GameConfig, tuple[str, ...], int, int, bool]) -> GameResult:
+def play_one(task: tuple[object, tuple[str, ...], int, int, bool]) -> GameResult:
     """Play game ``g`` of a simulation and return its result (runs in worker processes).
 
-    ``task`` is ``(config, lineup, seed, g, rotate)``: raise
-    :class:`~shock_rules.InvalidArgumentError` (or :class:`~shock_rules.ConfigError` for the
-    config) if it is not."""
+    ``task`` is ``(config, lineup, seed, g, rotate)`` (the config of any registered game):
+    raise :class:`~shock_rules.InvalidArgumentError` (or :class:`~shock_rules.ConfigError` for
+    the config) if it is not. Besides scores and win shares, the result counts each of the
+    game's tallies per slot (Shock!'s withdrawals and shocks, Melvin's matches won...)."""
     if not isinstance(task, tuple) or len(task) != 5:
         raise InvalidArgumentError(
             f"invalid task {quoted(task)}: expected (config, lineup, seed, game, rotate)"
         )
     config, lineup, seed, g, rotate = task
-    _check_config("play_one", config)
+    game = _game_of("play_one", config)
+    n = game.players_of(config)
     _check_list("lineup", lineup, "bot names")
-    if len(lineup) != config.players:
-        raise InvalidArgumentError(
-            f"invalid lineup {quoted(lineup)}: expected {config.players} bot names"
-        )
+    if len(lineup) != n:
+        raise InvalidArgumentError(f"invalid lineup {quoted(lineup)}: expected {n} bot names")
     game_seed(seed, g)  # checks both
     check_bool("rotate", rotate)
-    n = config.players
     rng = random.Random(game_seed(seed, g))
     shift = g % n if rotate else 0
     slot_at = [(seat - shift) % n for seat in range(n)]
-    bots: list[Bot] = [make_bot(lineup[slot_at[seat]]) for seat in range(n)]
-    withdrawals = [0] * n
-    shocks = [0] * n
+    bots: list[Bot] = [make_bot(lineup[slot_at[seat]], game) for seat in range(n)]
+    tallies = {name: [0] * n for name in game.tallies}
 
-    def count(state: State) -> None:
+    def count(state: Any) -> None:
         for e in state.events:
-            if type(e) is Withdrew:
-                withdrawals[slot_at[e.seat]] += 1
-            elif type(e) is Shocked:
-                shocks[slot_at[e.seat]] += 1
+            counted = game.tally(e)
+            if counted is not None:
+                tallies[counted[0]][slot_at[counted[1]]] += 1
 
     state = play_game(config, bots, rng, on_step=count)
-    best = max(state.in_bag)
-    winners = [s for s in range(n) if state.in_bag[s] == best]
+    points = game.scores(state)
+    winners = game.winners(state)
     score = [0] * n
     share = [0.0] * n
     for seat in range(n):
-        score[slot_at[seat]] = state.in_bag[seat]
+        score[slot_at[seat]] = points[seat]
         if seat in winners:
             share[slot_at[seat]] = 1.0 / len(winners)
     return {"game": g, "slot_at_seat": slot_at, "scores": score, "win_share": share,
-            "withdrawals": withdrawals, "shocks": shocks}
+            **tallies}
 
 
 def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -216,12 +224,23 @@ def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
 
 SlotStats = dict[str, Any]
 
-_PER_SLOT: Final = ("scores", "win_share", "withdrawals", "shocks")
+#: What every game's result holds per slot, besides the game's own tallies.
+_PER_SLOT: Final = ("scores", "win_share")
+#: The fields of a result that are not per slot.
+_NOT_PER_SLOT: Final = ("game", "slot_at_seat")
+
+
+def tallies_of(results: Sequence[GameResult]) -> tuple[str, ...]:
+    """Return the names of the tallies :func:`play_one` counted in ``results`` (Shock!'s
+    ``withdrawals`` and ``shocks``...), in their order."""
+    first = results[0] if results and isinstance(results[0], Mapping) else {}
+    return tuple(k for k in first if k not in _PER_SLOT and k not in _NOT_PER_SLOT)
 
 
 def _check_results(lineup: object, results: object) -> None:
     """Raise :class:`~shock_rules.InvalidArgumentError` unless ``lineup`` is a list of bot
-    names and ``results`` a non-empty list of :func:`play_one` results for it."""
+    names and ``results`` a non-empty list of :func:`play_one` results for it (each with the
+    same tallies)."""
     lineup = _check_list("lineup", lineup, "bot names")
     if not lineup or not all(isinstance(n, str) for n in lineup):
         raise InvalidArgumentError(
@@ -231,16 +250,17 @@ def _check_results(lineup: object, results: object) -> None:
     if not results:
         raise InvalidArgumentError("no results to summarize: expected at least one game")
     n = len(lineup)
+    keys = (*_PER_SLOT, *tallies_of(results))
     for r in results:
         ok = isinstance(r, Mapping) and all(
             isinstance(r.get(key), Sequence) and len(r[key]) == n
             and all(isinstance(x, (int, float)) and not isinstance(x, bool)
                     and math.isfinite(x) for x in r[key])
-            for key in _PER_SLOT)
+            for key in keys) and tallies_of([r]) == keys[len(_PER_SLOT):]
         if not ok:
             raise InvalidArgumentError(
                 f"invalid result {quoted(r)}: expected a result of play_one, with"
-                f" {', '.join(_PER_SLOT)} for each of the {n} slots"
+                f" {', '.join(keys)} for each of the {n} slots"
             )
 
 
@@ -253,6 +273,7 @@ def summarize(lineup: Sequence[str], results: Sequence[GameResult]) -> tuple[lis
     and ``results`` a non-empty list of :func:`play_one` results for as many slots."""
     _check_results(lineup, results)
     games = len(results)
+    tallies = tallies_of(results)
 
     def stats(label: str, bot: str, slots: list[int]) -> SlotStats:
         k = len(slots)
@@ -264,10 +285,8 @@ def summarize(lineup: Sequence[str], results: Sequence[GameResult]) -> tuple[lis
             "win_rate": round(rate, 6), "ci95": [round(lo, 6), round(hi, 6)],
             "mean_score": round(sum(r["scores"][s] for r in results for s in slots)
                                 / (games * k), 4),
-            "withdrawals_per_game": round(sum(r["withdrawals"][s] for r in results
-                                              for s in slots) / (games * k), 4),
-            "shocks_per_game": round(sum(r["shocks"][s] for r in results for s in slots)
-                                     / (games * k), 4),
+            **{f"{t}_per_game": round(sum(r[t][s] for r in results for s in slots)
+                                      / (games * k), 4) for t in tallies},
         }
 
     per_slot = [stats(str(i), name, [i]) for i, name in enumerate(lineup)]
@@ -295,14 +314,18 @@ def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: 
     from its own seed (:func:`game_seed`). ``progress``, when given, is called with the
     number of games finished so far.
 
-    Raise :class:`~shock_rules.ConfigError` if ``config`` is not a
-    :class:`~shock_rules.GameConfig` and :class:`~shock_rules.InvalidArgumentError` (a
+    ``config`` is any registered game's configuration (:mod:`shock_rules.games`): Shock!'s
+    :class:`~shock_rules.GameConfig` or Melvin Vs. Kronk's, whose races the bots' reaction
+    times decide (:func:`~shock_rules.bots.play_game`); the lineup names that game's bots.
+
+    Raise :class:`~shock_rules.ConfigError` if ``config`` is no game's configuration and
+    :class:`~shock_rules.InvalidArgumentError` (a
     ``ValueError``) for any other bad argument: ``games``, ``jobs`` and ``batch`` must be
     positive integers and ``seed`` an integer (``None`` is refused: the document must be
     reproducible from its arguments), ``rotate`` a bool, ``progress`` ``None`` or a function,
     ``backend`` one of :data:`BACKENDS` and ``address`` ``None`` or a string.
     """
-    _check_config("run_simulation", config)
+    game = _game_of("run_simulation", config)
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise InvalidArgumentError(
             f"unknown backend {quoted(backend)}: expected one of {', '.join(BACKENDS)}"
@@ -320,7 +343,7 @@ def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: 
         raise InvalidArgumentError(
             f"invalid address {quoted(address)}: expected None or a string such as 'auto'"
         )
-    lineup = lineup_of(lineup, config.players)
+    lineup = lineup_of(lineup, game.players_of(config), game.name)
     tasks = [(config, tuple(lineup), seed, g, rotate) for g in range(games)]
     if backend == "ray":
         results = _on_ray(tasks, jobs, address, batch, progress)
@@ -330,7 +353,10 @@ def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: 
     return {
         "schema": SCHEMA,
         "type": "simulation",
-        "config": config_to_dict(config),
+        "game": game.name,
+        "config": {k: v for k, v in game.config_document(config).items()
+                   if k not in ("schema", "game", "type")},
+        "tallies": list(game.tallies),
         "games": games,
         "seed": seed,
         "rotate": rotate,
@@ -343,7 +369,7 @@ def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: 
     }
 
 
-Task = tuple[GameConfig, tuple[str, ...], int, int, bool]
+Task = tuple[object, tuple[str, ...], int, int, bool]
 
 
 def _on_processes(tasks: list[Task], jobs: int,

@@ -20,6 +20,7 @@ from typing import Final, NoReturn, TextIO
 from .. import COMPILED, __version__
 from .._errors import QUOTE_LIMIT, ShockError, quoted
 from .._rules.config import Variant
+from .. import games
 from ..bots import BOTS, make_bot
 
 __all__ = [
@@ -30,8 +31,12 @@ __all__ = [
     "bots_arg",
     "clip",
     "clip_message",
+    "checked_names",
     "common_args",
+    "game_args",
+    "game_config",
     "jobs_default",
+    "names_arg",
     "path_text",
     "players_arg",
     "plural",
@@ -249,37 +254,94 @@ def seat_arg(text: str) -> int:
     return n
 
 
+def _shock_bot(name: str) -> str:
+    """Return a Shock! bot's name once it is known (``mcts:N``: N a positive integer); raise
+    ``argparse.ArgumentTypeError`` saying what is wrong."""
+    base, colon, budget = name.partition(":")
+    if base not in BOTS:
+        raise argparse.ArgumentTypeError(f"unknown bot {quote(name)}: expected one of "
+                                         f"{', '.join(BOTS)}")
+    if colon and base != "mcts":
+        raise argparse.ArgumentTypeError(f"invalid bot {quote(name)}: only mcts takes a "
+                                         "budget, as in 'mcts:50'")
+    if colon and ((n := _whole(budget)) is None or n < 1):
+        raise argparse.ArgumentTypeError(
+            f"invalid bot {quote(name)}: the budget of mcts (its iterations per decision) "
+            "must be a positive integer, as in 'mcts:50'")
+    try:
+        make_bot(name)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name
+
+
 def bots_arg(text: str) -> list[str]:
-    """Return the bot names of a comma-separated list, each checked (``mcts:N``: N a positive
-    integer)."""
+    """Return the Shock! bot names of a comma-separated list, each checked (``mcts:N``: N a
+    positive integer)."""
+    return [_shock_bot(name) for name in names_arg(text)]
+
+
+def common_args(p: argparse.ArgumentParser) -> None:
+    """Add ``--players`` and ``--variant`` (Shock! only: ``play``)."""
+    p.add_argument("--players", type=players_arg, default=4, help="3, 4 or 5 (default 4)")
+    p.add_argument("--variant", type=variant_arg, default=Variant.STANDARD,
+                   help="standard or simplified (default standard)")
+
+
+def _count_arg(text: str) -> int:
+    """Return a player count of any game (3 to 6); the game narrows it once it is known."""
+    if text.strip() not in ("3", "4", "5", "6"):
+        raise argparse.ArgumentTypeError(f"players must be 3 to 6, not {quote(text)}")
+    return int(text)
+
+
+def names_arg(text: str) -> list[str]:
+    """Return the bot names of a comma-separated list (checked once the game is known)."""
     names = [n.strip().lower() for n in text.split(",")]
     if not all(names):
         raise argparse.ArgumentTypeError(f"invalid bot list {quote(text)}: expected names "
                                          "such as 'heuristic,random'")
-    for name in names:
-        base, colon, budget = name.partition(":")
-        if base not in BOTS:
-            raise argparse.ArgumentTypeError(f"unknown bot {quote(name)}: expected one of "
-                                             f"{', '.join(BOTS)}")
-        if colon and base != "mcts":
-            raise argparse.ArgumentTypeError(f"invalid bot {quote(name)}: only mcts takes a "
-                                             "budget, as in 'mcts:50'")
-        if colon and ((n := _whole(budget)) is None or n < 1):
-            raise argparse.ArgumentTypeError(
-                f"invalid bot {quote(name)}: the budget of mcts (its iterations per decision) "
-                "must be a positive integer, as in 'mcts:50'")
-        try:
-            make_bot(name)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
     return names
 
 
-def common_args(p: argparse.ArgumentParser) -> None:
-    """Add ``--players`` and ``--variant``."""
-    p.add_argument("--players", type=players_arg, default=4, help="3, 4 or 5 (default 4)")
-    p.add_argument("--variant", type=variant_arg, default=Variant.STANDARD,
-                   help="standard or simplified (default standard)")
+def game_args(p: argparse.ArgumentParser, game: str = "shock") -> None:
+    """Add ``--game`` (default ``game``), ``--players`` and ``--variant`` (Shock!'s) for a
+    sub-command that plays either game; :func:`game_config` reads them."""
+    p.add_argument("--game", choices=games.names(), default=game,
+                   help=f"the game: shock (Shock! Knights & Poisons) or melvin (Melvin Vs."
+                        f" Kronk); default {game}")
+    p.add_argument("--players", type=_count_arg, default=4,
+                   help="3, 4 or 5 for shock, 3 to 6 for melvin (default 4)")
+    p.add_argument("--variant", type=variant_arg, default=None,
+                   help="shock only: standard or simplified (default standard)")
+
+
+def game_config(args: argparse.Namespace) -> object:
+    """Return the configuration ``--game``, ``--players`` and ``--variant`` ask for; a count
+    or an option the game does not take is a one-line error of the sub-command's parser."""
+    game = games.get(args.game)
+    if args.players not in game.players:
+        counts = game.players
+        args.parser.error(f"players must be {counts[0]} to {counts[-1]} for {game.name},"
+                          f" not {args.players}")
+    if args.game != "shock":
+        if args.variant is not None:
+            args.parser.error(f"--variant is an option of shock, not of {args.game}")
+        return game.config(players=args.players)
+    return game.config(players=args.players, variant=args.variant or Variant.STANDARD)
+
+
+def checked_names(args: argparse.Namespace, names: list[str]) -> list[str]:
+    """Return ``names`` once each is a bot of ``--game``; else a one-line error."""
+    for name in names:
+        try:
+            if args.game == "shock":
+                _shock_bot(name)
+            else:
+                make_bot(name, args.game)
+        except (ShockError, argparse.ArgumentTypeError) as exc:
+            args.parser.error(f"argument --bots: {exc}")
+    return names
 
 
 def jobs_default() -> int:

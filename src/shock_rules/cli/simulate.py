@@ -18,16 +18,19 @@ import importlib.util
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
-from .._rules.config import GameConfig, Variant
+from .. import games
+from ..bots import bot_names
 from ..simulation import lineup_of, run_simulation, start_ray
 from ._args import (
     PROG,
-    bots_arg,
+    checked_names,
     clip_message,
-    common_args,
+    game_args,
+    game_config,
     jobs_default,
+    names_arg,
     path_text,
     positive_arg,
     quote,
@@ -35,6 +38,10 @@ from ._args import (
     seed_arg,
     unwritable,
 )
+
+#: The lineup ``--bots`` gives when it is left out, per game: a heuristic bot against random
+#: ones; a fast reaction bot (0.3 s) against ordinary ones (0.4 s).
+DEFAULT_BOTS: Final = {"shock": ["heuristic", "random"], "melvin": ["reaction:0.3", "reaction"]}
 
 __all__ = ["register", "simulate_command"]
 
@@ -48,15 +55,21 @@ def print_table(doc: dict[str, Any], out: TextIO) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(file=out, width=None if out.isatty() else 100, highlight=False)
+    console = Console(file=out, width=None if out.isatty() else 110, highlight=False)
     cfg = doc["config"]
-    title = (f"{doc['games']} games, {cfg['players']} players, {cfg['variant']} variant, "
+    game = games.get(doc.get("game", "shock"))
+    variant = f", {cfg['variant']} variant" if "variant" in cfg else ""
+    title = (f"{game.title}: {doc['games']} games, {cfg['players']} players{variant}, "
              f"seed {doc['seed']}" + (", seats rotated" if doc["rotate"] else ""))
+    tallies = doc.get("tallies", ["withdrawals", "shocks"])
     table = Table(title=title, caption=f"equal strength: {_pct(1 / cfg['players'])}; "
-                  "shared wins count fractionally; CI: 95%, Wilson score interval")
-    for col in ("slot", "bot", "win rate", "95% CI", "mean score", "withdrawals/game",
-                "shocks/game"):
-        table.add_column(col, justify="left" if col in ("slot", "bot") else "right")
+                  "shared wins count fractionally; CI: 95%, Wilson score interval; "
+                  f"{', '.join(t.replace('_', ' ') for t in tallies)}: per game")
+    for col in ("slot", "bot", "win rate", "95% CI", "mean score",
+                *(t.replace("_", " ") for t in tallies)):
+        table.add_column(col, justify="left" if col in ("slot", "bot") else "right",
+                         no_wrap=col in ("bot", "95% CI"),
+                         min_width=max(len(w) for w in col.split()))
     rows = list(doc["slots"])
     if len(doc["bots"]) < len(doc["slots"]):
         rows += [b for b in doc["bots"]
@@ -68,16 +81,17 @@ def print_table(doc: dict[str, Any], out: TextIO) -> None:
             slot = ",".join(str(s["slot"]) for s in doc["slots"] if s["bot"] == bot)
             bot = f"{bot} (pooled)"
         table.add_row(slot, bot, _pct(r["win_rate"]), f"{_pct(lo)}-{_pct(hi)}",
-                      f"{r['mean_score']:.1f}", f"{r['withdrawals_per_game']:.2f}",
-                      f"{r['shocks_per_game']:.2f}")
+                      f"{r['mean_score']:.1f}",
+                      *(f"{r[f'{t}_per_game']:.2f}" for t in tallies))
     console.print(table)
 
 
-def simulate_command(players: int, variant: Variant, names: Sequence[str], games: int,
+def simulate_command(config: object, names: Sequence[str], count: int,
                      seed: int, jobs: int, rotate: bool, out_path: str | None,
                      out: TextIO, err: TextIO, *, quiet: bool = False,
                      backend: str = "local", address: str | None = None) -> int:
-    """Run ``shock-rules simulate``; return the exit status.
+    """Run ``shock-rules simulate`` for ``count`` games of the game ``config`` configures;
+    return the exit status.
 
     The progress bar is drawn on ``err`` when it is a terminal, unless ``quiet``.
     """
@@ -101,15 +115,15 @@ def simulate_command(players: int, variant: Variant, names: Sequence[str], games
             return Text("" if speed is None else f"{speed:.1f} games/s",
                         style="progress.data.speed")
 
-    config = GameConfig(players=players, variant=variant)
-    lineup = lineup_of(names, players)
+    game = games.of(config)
+    lineup = lineup_of(names, game.players_of(config), game.name)
     console = Console(file=err)
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   RateColumn(), "elapsed", TimeElapsedColumn(), "left", TimeRemainingColumn(),
                   console=console, transient=True,
                   disable=quiet or not err.isatty()) as bar:
-        task = bar.add_task("playing", total=games)
-        doc = run_simulation(config, lineup, games, seed, jobs, rotate,
+        task = bar.add_task("playing", total=count)
+        doc = run_simulation(config, lineup, count, seed, jobs, rotate,
                              progress=lambda done: bar.update(task, completed=done),
                              backend=backend, address=address)
     print_table(doc, out)
@@ -121,17 +135,21 @@ def simulate_command(players: int, variant: Variant, names: Sequence[str], games
     return 0
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``simulate`` sub-command to the command's sub-parsers."""
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+             game: str = "shock") -> None:
+    """Add the ``simulate`` sub-command to the command's sub-parsers (``game``: the default
+    of ``--game``)."""
     p = sub.add_parser("simulate", help="play many games between bots and compare them",
                        description=("Play many games between bots and compare them, with 95% "
                                     "confidence intervals."))
-    common_args(p)
+    game_args(p, game)
     p.add_argument("--games", type=positive_arg("--games"), default=200,
                    help="number of games (default 200)")
-    p.add_argument("--bots", type=bots_arg, default=["heuristic", "random"],
-                   help="one bot per slot, comma-separated; the last fills the other slots "
-                        "(default heuristic,random; 'mcts:N' sets its iterations)")
+    p.add_argument("--bots", type=names_arg, default=None,
+                   help="one bot per slot, comma-separated; the last fills the other slots. "
+                        "shock: random, heuristic, mcts ('mcts:N' sets its iterations; "
+                        "default heuristic,random); melvin: random, reaction ('reaction:0.3' "
+                        "sets its mean reaction time in seconds; default reaction:0.3,reaction)")
     p.add_argument("--seed", type=seed_arg, default=0, help="random seed (default 0)")
     p.add_argument("--jobs", type=positive_arg("--jobs"), default=jobs_default(),
                    help="worker processes (default: all cores); results do not depend on it")
@@ -159,8 +177,11 @@ def _run(args: argparse.Namespace) -> int:
         args.parser.error("--address needs --backend ray")
     if args.backend == "ray" and importlib.util.find_spec("ray") is None:
         args.parser.error("--backend ray needs Ray: pip install 'shock-rules[ray]'")
-    if len(args.bots) > args.players:
-        args.parser.error(f"--bots names {len(args.bots)} bots for {args.players} players")
+    config = game_config(args)
+    bots = checked_names(args, args.bots or DEFAULT_BOTS.get(args.game)
+                         or list(bot_names(args.game)[:1]))
+    if len(bots) > args.players:
+        args.parser.error(f"--bots names {len(bots)} bots for {args.players} players")
     if args.out is not None and (why := unwritable(args.out)) is not None:
         return report("simulate", f"cannot write {path_text(args.out)}: {why}", 1)
     stop_ray = None
@@ -177,7 +198,7 @@ def _run(args: argparse.Namespace) -> int:
             return report("simulate", f"cannot start or reach Ray{where}:"
                           f" {clip_message(str(exc) or type(exc).__name__)}", 2)
     try:
-        return simulate_command(args.players, args.variant, args.bots, args.games, args.seed,
+        return simulate_command(config, bots, args.games, args.seed,
                                 args.jobs, args.rotate, args.out, sys.stdout, sys.stderr,
                                 quiet=args.quiet, backend=args.backend, address=args.address)
     except KeyboardInterrupt:

@@ -59,7 +59,7 @@ def _tally(event: mk.Event) -> tuple[str, int] | None:
     if isinstance(event, mk.WrongSlap):
         return "wrong_slaps", event.seat
     if isinstance(event, mk.Eliminated):
-        return "eliminations", event.seat
+        return "eliminated", event.seat
     return None
 
 
@@ -98,5 +98,5 @@ MELVIN: Final[Game[mk.GameConfig, mk.State, mk.Action, mk.View]] = Game(
     schema_names=mk.SCHEMA_NAMES, schema=mk.schema,
     config_headers=config_headers, config_from_headers=config_from_headers,
     header_names=HEADERS, annotate=_annotate,
-    tallies=("matches_won", "wrong_slaps", "eliminations"), tally=_tally, picture=picture,
+    tallies=("matches_won", "wrong_slaps", "eliminated"), tally=_tally, picture=picture,
 )

@@ -58,3 +58,6 @@ __all__ = [
 PROTOCOL: Final = SCHEMA
 
 publish(__name__, globals(), __all__)
+# The schemas are read below the protocol (the game contract gives them too), in a private
+# module of the top package: their public path is here.
+schema.__module__ = __name__
