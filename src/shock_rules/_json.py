@@ -37,7 +37,6 @@ import attrs
 import cattrs
 
 from ._errors import InvalidNotationError, InvalidStateError, ShockError, quoted
-from ._shared import SCHEMA as _SCHEMA
 from ._info.determinize import determinize
 from ._info.view import HiddenCardDealt, HiddenCardPlayed, PlayerView
 from ._rules import events as _events
@@ -49,6 +48,7 @@ from ._rules.edition import ChestCard, Edition, parse_chest_card
 from ._rules.events import Event, RoundEndReason
 from ._rules.state import Phase, Play, PoisonCard, State, Status, covering_potions
 from ._rules.tables import tables_for
+from ._shared import SCHEMA as _SCHEMA
 
 __all__ = [
     "SCHEMA",

@@ -53,6 +53,7 @@ import socket
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from . import games as _games
 from ._errors import (
     ConfigError,
     InvalidArgumentError,
@@ -61,7 +62,6 @@ from ._errors import (
     check_number,
     quoted,
 )
-from . import games as _games
 from ._shared import SCHEMA
 from .bots import Bot, make_bot, play_game
 from .games import AnyGame
@@ -230,10 +230,11 @@ _PER_SLOT: Final = ("scores", "win_share")
 _NOT_PER_SLOT: Final = ("game", "slot_at_seat")
 
 
-def tallies_of(results: Sequence[GameResult]) -> tuple[str, ...]:
+def tallies_of(results: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
     """Return the names of the tallies :func:`play_one` counted in ``results`` (Shock!'s
     ``withdrawals`` and ``shocks``...), in their order."""
-    first = results[0] if results and isinstance(results[0], Mapping) else {}
+    first: Mapping[str, Any] = (results[0] if results and isinstance(results[0], Mapping)
+                                else {})
     return tuple(k for k in first if k not in _PER_SLOT and k not in _NOT_PER_SLOT)
 
 
@@ -298,7 +299,7 @@ def summarize(lineup: Sequence[str], results: Sequence[GameResult]) -> tuple[lis
 BACKENDS: Final = ("local", "ray")
 
 
-def run_simulation(config: GameConfig, lineup: Sequence[str], games: int, seed: int,
+def run_simulation(config: object, lineup: Sequence[str], games: int, seed: int,
                    jobs: int = 1, rotate: bool = True,
                    progress: Callable[[int], object] | None = None, *,
                    backend: str = "local", address: str | None = None,

@@ -17,10 +17,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final, NoReturn, TextIO
 
-from .. import COMPILED, __version__
+from .. import COMPILED, __version__, games
 from .._errors import QUOTE_LIMIT, ShockError, quoted
 from .._rules.config import Variant
-from .. import games
 from ..bots import BOTS, make_bot
 
 __all__ = [
@@ -29,9 +28,9 @@ __all__ = [
     "QUOTE_LIMIT",
     "Parser",
     "bots_arg",
+    "checked_names",
     "clip",
     "clip_message",
-    "checked_names",
     "common_args",
     "game_args",
     "game_config",

@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
+from .. import melvin as mk
 from .._notation.transcript import narrate
 from .._rules.actions import ActionKind
 from .._rules.config import GameConfig, Variant
@@ -26,15 +27,13 @@ from .._rules.engine import (
     winners,
 )
 from .._rules.state import Phase
-from .. import melvin as mk
 from ..bots import play_game
 from ._args import game_args, game_config, result_lines, seed_arg
 
 __all__ = ["demo_command", "register"]
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
-             game: str = "shock") -> None:
+def register(sub: argparse._SubParsersAction[Any], game: str = "shock") -> None:
     """Add the ``demo`` sub-command to the command's sub-parsers (``game``: the default of
     ``--game``)."""
     p = sub.add_parser("demo", help="play one random game and print its transcript",

@@ -135,8 +135,7 @@ def simulate_command(config: object, names: Sequence[str], count: int,
     return 0
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
-             game: str = "shock") -> None:
+def register(sub: argparse._SubParsersAction[Any], game: str = "shock") -> None:
     """Add the ``simulate`` sub-command to the command's sub-parsers (``game``: the default
     of ``--game``)."""
     p = sub.add_parser("simulate", help="play many games between bots and compare them",

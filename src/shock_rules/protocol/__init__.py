@@ -19,6 +19,7 @@ from typing import Final
 
 from .._json import SCHEMA
 from .._public import publish
+from .._schemas import SCHEMA_NAMES, schema
 from ._messages import (
     ERROR_CODES,
     BadSeatError,
@@ -31,7 +32,6 @@ from ._messages import (
     read_document,
 )
 from ._requests import MAX_MCTS_ITERATIONS, RequestError, read_bots, read_frame
-from .._schemas import SCHEMA_NAMES, schema
 from ._table import Table
 
 __all__ = [
