@@ -20,21 +20,15 @@ import time
 
 import shock_rules as sr
 from shock_rules.bots import Bot, make_bot
-from shock_rules.protocol import (
-    BadSeatError,
-    RequestError,
-    StaleStepError,
-    Table,
-    error_document,
-    read_bots,
-    read_frame,
-)
+from shock_rules.protocol import RequestError, Table, error_document, read_bots
 from shock_rules.record import format_record
 
 
 class LocalTable:
     """One game in the page: the person's seat (``None`` when every seat is a bot: the page
-    watches), the bots of the other seats, and the last step the page was told about."""
+    watches), the bots of the other seats, and the last step the page was told about. The
+    game itself is a :class:`shock_rules.protocol.Table`, the server's own host: its chance
+    drawn from a secret seed, its bots' generators, its frames and its refusals."""
 
     def __init__(self, players: int, variant: str, bots: object, seed: str) -> None:
         try:
@@ -53,7 +47,7 @@ class LocalTable:
         self.bot_names = names
         self._bots: dict[int, Bot] = {s: make_bot(n) for s, n in names.items()}
         self._seed = seed
-        self.table = Table(config, rng=random.Random(f"{seed}:chance"))
+        self.table = Table(config, seed=seed)  # chance drawn as the server draws it
         self._seen = -1
         #: Seconds each bot decision took, by bot name (local.js reports them).
         self.thinking: dict[str, list[float]] = {}
@@ -61,30 +55,19 @@ class LocalTable:
     def frame(self) -> str:
         """Return the ``"view"`` frame for the page: the view and the events it has not had
         (all of them at first), as the server sends each connection."""
-        events = self.table.events_document(self.seat, self._seen)["events"]
+        frame = self.table.frame(self.seat, self._seen)
         self._seen = self.table.step
-        return json.dumps({"type": "view", "seat": self.seat,
-                           "view": self.table.view_document(self.seat), "events": events},
-                          separators=(",", ":"))
+        return json.dumps(frame, separators=(",", ":"))
 
     def receive(self, text: str) -> str:
         """Apply the page's action message; return the new frame, or the error document (and
         the table unchanged)."""
         step = self.table.step
         try:
-            action, sent = read_frame(text)
-            if self.seat is None:
-                raise BadSeatError("a spectator cannot act: connect with a seat's token")
-            if sent != step:
-                raise StaleStepError(
-                    f"'{action}' was decided at step {sent}, but the table is at step {step}:"
-                    " decide again on the current view", sent=sent, current=step)
-            self.table.act(self.seat, action)
-        except sr.ShockError as exc:
-            return json.dumps(error_document(exc, step))
+            error = self.table.receive(self.seat, text)
         except Exception:  # a bug: reported without its details, as the server does
             return json.dumps(error_document(RuntimeError(), step))
-        return self.frame()
+        return self.frame() if error is None else json.dumps(error)
 
     def bot_to_act(self) -> str | None:
         """Return the name of the bot that must act now, or ``None`` (a person's turn, or the
@@ -98,10 +81,8 @@ class LocalTable:
         bot = None if seat is None else self._bots.get(seat)
         if seat is None or bot is None:
             return None
-        step = self.table.step
-        rng = random.Random(f"{self._seed}:bot:{step}")  # as the server's draw_rng
         began = time.perf_counter()
-        action = bot.choose(self.table.view(seat), rng)
+        action = self.table.bot_action(seat, bot, self._seed)
         self.thinking.setdefault(self.bot_names[seat], []).append(time.perf_counter() - began)
         self.table.act(seat, action)
         return self.frame()

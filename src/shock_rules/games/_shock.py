@@ -18,6 +18,7 @@ from .._json import (
     event_to_dict,
     events_from_json,
     header,
+    read_action,
     state_from_json,
     state_to_dict,
     view_from_json,
@@ -137,7 +138,12 @@ def _events_document(events: tuple[Event, ...], step: int | None = None) -> dict
 
 
 def _read_action(doc: Any) -> Action:
-    return parse_action(doc) if isinstance(doc, str) else action_from_json(doc)
+    # Notation, a whole "action" document, or an action object of a view's legal actions.
+    if isinstance(doc, str):
+        return read_action(doc, "action")
+    if isinstance(doc, Mapping) and ("type" in doc or "schema" in doc):
+        return action_from_json(doc)
+    return read_action(doc, "action")
 
 
 #: Shock! Knights & Poisons.

@@ -32,7 +32,7 @@ from ._messages import (
     read_document,
 )
 from ._requests import MAX_MCTS_ITERATIONS, RequestError, read_bots, read_frame
-from ._table import Table
+from ._table import Table, draw_rng
 
 __all__ = [
     "ERROR_CODES",
@@ -45,6 +45,7 @@ __all__ = [
     "RequestError",
     "StaleStepError",
     "Table",
+    "draw_rng",
     "error_code",
     "error_document",
     "read_action_message",

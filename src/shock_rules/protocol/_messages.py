@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
+from .. import games
 from .._errors import (
     IllegalActionError,
     InvalidNotationError,
@@ -13,8 +14,8 @@ from .._errors import (
     ShockError,
     quoted,
 )
-from .._json import SCHEMA, action_from_json, kind_of, read_action
-from .._rules.actions import Action
+from .._json import SCHEMA, kind_of
+from ..games import AnyGame
 
 __all__ = [
     "ERROR_CODES",
@@ -117,24 +118,27 @@ def read_document(text: str | bytes) -> dict[str, object]:
     return data
 
 
-def read_action_message(message: Action | str | Mapping[str, object]) -> tuple[Action, int | None]:
-    """Return the action a client sent and the step it saw (``None`` when it did not say).
+def read_action_message(message: object, game: AnyGame | None = None
+                        ) -> tuple[Any, int | None]:
+    """Return the action a client sent and the step it saw (``None`` when it did not say), in
+    ``game`` (by default Shock!).
 
-    ``message`` is an :class:`~shock_rules.Action`, its notation (``"play 7H"``), an action
-    object of a view's ``legal_actions`` (``{"kind": "play", "card": "7H"}``, ``"step"``
+    ``message`` is an action of the game, its notation (``"play 7H"``, ``"2 slap"``), an
+    action object of a view's ``legal_actions`` (``{"kind": "play", "card": "7H"}``, ``"step"``
     allowed), or a whole ``"action"`` document. Raise
     :class:`~shock_rules.InvalidStateError` for a document of another type and
     :class:`~shock_rules.InvalidNotationError` for an action that cannot be read.
     """
-    if isinstance(message, Action):
+    game = game or games.get("shock")
+    if isinstance(message, game.action_type):
         return message, None
     if isinstance(message, str):
-        return read_action(message, "action"), None
+        return game.read_action(message), None
     if not isinstance(message, Mapping):
         raise InvalidNotationError(
             f"invalid action: expected an action or its notation, not {kind_of(message)}")
     doc = dict(message)
-    step = doc.get("step")
+    step = doc.pop("step", None)
     if step is not None and (type(step) is not int or step < 0):
         raise InvalidNotationError(
             f"invalid action: step: expected a step number, not {quoted(step)}")
@@ -145,5 +149,4 @@ def read_action_message(message: Action | str | Mapping[str, object]) -> tuple[A
         if doc.get("schema") != SCHEMA:
             raise InvalidStateError(
                 f"invalid document: expected schema {SCHEMA!r}, not {doc.get('schema')!r}")
-        return action_from_json(doc), step
-    return read_action(doc, "action", ("step",)), step
+    return game.read_action(doc), step

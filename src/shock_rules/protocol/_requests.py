@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
+from .. import games
 from .._errors import InvalidStateError, ShockError, quoted
-from .._rules.actions import Action
-from ..bots import BOTS, MCTSBot, make_bot
+from ..bots import MCTSBot, bot_names, make_bot
+from ..games import AnyGame
 from ._messages import read_action_message
 
 __all__ = ["MAX_MCTS_ITERATIONS", "RequestError", "read_bots", "read_frame"]
@@ -23,9 +24,10 @@ class RequestError(ShockError, ValueError):
     """A table a host refuses to make (a bad ``POST /api/tables`` body, or the lobby's form)."""
 
 
-def read_bots(players: int, bots: object, *, host: str = "this server") -> dict[int, str]:
-    """Return the bot seats of a ``"bots"`` field (seat number as text → bot name); raise
-    :class:`RequestError` for a bad one, saying which bots ``host`` takes.
+def read_bots(players: int, bots: object, *, host: str = "this server",
+              game: str = "shock") -> dict[int, str]:
+    """Return the bot seats of a ``"bots"`` field (seat number as text → bot name) of a table
+    of ``game``; raise :class:`RequestError` for a bad one, saying which bots ``host`` takes.
 
     Each name is checked by :func:`~shock_rules.bots.make_bot` itself, the function that makes
     the table's bots (so a name accepted here is never refused when the table is made or
@@ -34,7 +36,8 @@ def read_bots(players: int, bots: object, *, host: str = "this server") -> dict[
     >>> read_bots(3, {"1": "Heuristic"})
     {1: 'heuristic'}
     """
-    takes = f"{host} takes {', '.join(BOTS)}, or mcts:N with N from 1 to {MAX_MCTS_ITERATIONS}"
+    takes = f"{host} takes {', '.join(bot_names(game))}" + (
+        f", or mcts:N with N from 1 to {MAX_MCTS_ITERATIONS}" if game == "shock" else "")
     if not isinstance(bots, Mapping):
         raise RequestError("bots: expected an object from seat to bot name")
     out: dict[int, str] = {}
@@ -45,7 +48,7 @@ def read_bots(players: int, bots: object, *, host: str = "this server") -> dict[
             raise RequestError(f"bots: seat {key}: expected a bot name")
         spec = name.strip().lower()
         try:
-            bot = make_bot(spec)
+            bot = make_bot(spec, game)
         except ShockError as exc:
             raise RequestError(f"bots: seat {key}: {exc} ({takes})") from None
         if isinstance(bot, MCTSBot) and bot.iterations > MAX_MCTS_ITERATIONS:
@@ -54,10 +57,11 @@ def read_bots(players: int, bots: object, *, host: str = "this server") -> dict[
     return out
 
 
-def read_frame(text: str) -> tuple[Action, int]:
-    """Return the action and the step of a client's ``{"type": "action", "action": ...,
-    "step": N}`` message; raise :class:`~shock_rules.InvalidStateError` for a message of
-    another shape and :class:`~shock_rules.InvalidNotationError` for an unreadable action."""
+def read_frame(text: str, game: AnyGame | None = None) -> tuple[Any, int]:
+    """Return the action (of ``game``, by default Shock!) and the step of a client's
+    ``{"type": "action", "action": ..., "step": N}`` message; raise
+    :class:`~shock_rules.InvalidStateError` for a message of another shape and
+    :class:`~shock_rules.InvalidNotationError` for an unreadable action."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -79,5 +83,5 @@ def read_frame(text: str) -> tuple[Action, int]:
         body = {k: v for k, v in body.items() if k != "step"}
     elif not isinstance(body, str):
         raise InvalidStateError("invalid message: action: expected its notation or an object")
-    action, _ = read_action_message(body)
+    action, _ = read_action_message(body, game or games.get("shock"))
     return action, step

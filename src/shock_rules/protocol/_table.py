@@ -1,37 +1,58 @@
-"""A table for hosts: the game's state, the actions of seats, and each seat's event log."""
+"""A table for hosts: the game's state, the actions of seats, each seat's event log, and what
+a host sends its clients (frames), for either game of the platform.
+
+The table server (``shock_rules.server``) and the in-browser build's host (``web/src/host.py``)
+both keep their games in a :class:`Table`: one implementation of turns, chance from a secret
+seed, bots' generators, stale steps, views and frames, as boardgame.io's local master runs its
+server's master.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from typing import Any
 
-from .._errors import InvalidArgumentError, quoted
-from .._info.view import PlayerView, spectator_view, view, visible_events
-from .._json import SCHEMA, events_with_step, view_to_dict
-from .._rules.actions import Action
-from .._rules.config import GameConfig
-from .._rules.engine import apply, current_player, new_game, sample_chance
-from .._rules.events import Event
-from .._rules.state import CHANCE, Phase, State
+from .. import games
+from .._errors import InvalidArgumentError, ShockError, quoted
+from .._shared import CHANCE
+from ..games import AnyGame, Bot
 from ..record import GameRecord
 from ._messages import (
     BadSeatError,
     GameOverError,
     NotYourTurnError,
     StaleStepError,
+    error_document,
     read_action_message,
 )
+from ._requests import read_frame
 
-__all__ = ["Table"]
+__all__ = ["Table", "draw_rng"]
+
+
+def draw_rng(seed: str, step: int, purpose: str) -> random.Random:
+    """Return the generator for the decision at ``step`` of a table with secret ``seed``:
+    ``purpose`` is ``"chance"`` (a card dealt, a chest card, a dealer...) or ``"bot"``.
+
+    Each decision gets its own generator, seeded from the seed, the step and the purpose
+    (``random.Random`` seeds from text with SHA-512, the same in every process), so a table
+    rebuilt from its stored actions after a restart draws exactly the cards and makes exactly
+    the bot moves it would have made: nothing but the seed needs saving.
+    """
+    return random.Random(f"{seed}:{purpose}:{step}")
 
 
 class Table:
-    """One game at a host: pure bookkeeping over the engine, with no I/O.
+    """One game at a host: pure bookkeeping over a game's rules, with no I/O.
 
-    It holds the state, applies actions for seats (:meth:`act`), resolves chance with its
-    ``rng`` (or, without one, takes chance outcomes from the host: :meth:`chance`, for a
-    physical game whose cards are dealt by hand) and logs every step's events, so that
-    :meth:`events_since` returns what a reconnecting client missed, as that seat may see it.
+    It holds the state of any registered game (the one ``config`` or ``state`` belongs to),
+    applies actions for seats (:meth:`act`), resolves chance at once with its ``rng``, or each
+    outcome from its secret ``seed`` (:func:`draw_rng`; or, with neither, takes chance outcomes
+    from the host: :meth:`chance`, for a physical game whose cards are dealt by hand) and logs
+    every step's events, so that :meth:`events_since` returns what a reconnecting client
+    missed, as that seat may see it. :meth:`frame` is what a host sends a client after every
+    change; :meth:`receive` reads a client's action frame.
 
     >>> import random
     >>> import shock_rules as sr
@@ -47,48 +68,80 @@ class Table:
     shock_rules.protocol.NotYourTurnError: 'play 3S' is illegal: seat 1 cannot act now: ...
     """
 
-    def __init__(self, config: GameConfig | None = None, *, rng: random.Random | None = None,
-                 state: State | None = None) -> None:
-        if config is not None and not isinstance(config, GameConfig):
-            raise InvalidArgumentError(f"invalid config {quoted(config)}: expected a GameConfig")
-        if state is not None and type(state) is not State:
+    def __init__(self, config: object = None, *, rng: random.Random | None = None,
+                 state: object = None, seed: str | None = None) -> None:
+        if config is not None and not _owned(config):
+            raise InvalidArgumentError(f"invalid config {quoted(config)}: expected a game's"
+                                       " config (a GameConfig)")
+        if state is not None and not _owned(state):
             raise InvalidArgumentError(f"invalid state {quoted(state)}: expected a State")
         if rng is not None and not isinstance(rng, random.Random):
             raise InvalidArgumentError(f"invalid rng {quoted(rng)}: expected a random.Random")
-        if state is not None and config is not None and state.config != config:
+        if seed is not None and not isinstance(seed, str):
+            raise InvalidArgumentError(f"invalid seed {quoted(seed)}: expected a string")
+        if rng is not None and seed is not None:
+            raise InvalidArgumentError("Table() draws chance with an rng or from a seed, not both")
+        game = games.of(state if state is not None else config if config is not None
+                        else games.get("shock").config())
+        if state is not None and not isinstance(state, game.state_type):
+            raise InvalidArgumentError(f"invalid state {quoted(state)}: expected a State")
+        given: Any = state
+        if state is not None and config is not None and given.config != config:
             raise InvalidArgumentError(
                 "Table() takes a config or a state, not two different configs")
-        start = new_game(config) if state is None else state
+        #: The game the table plays (:mod:`shock_rules.games`).
+        self.game: AnyGame = game
+        start = game.new_game(game.config() if config is None else config) \
+            if state is None else state
         self._state = start
         self._from_new_game = state is None
         self._rng = rng
+        self._seed = seed
         #: Every step's events, secrets included: (step, events) from the starting state on.
-        self._log: list[tuple[int, tuple[Event, ...]]] = [(start.step, start.events)]
-        self._actions: list[Action] = []
+        self._log: list[tuple[int, tuple[Any, ...]]] = [(start.step, start.events)]
+        self._actions: list[Any] = []
         self._resolve()
 
     # -- the game ------------------------------------------------------------------------------
 
     @property
-    def state(self) -> State:
+    def state(self) -> Any:
         """The current state (every secret included: never send it to a player)."""
         return self._state
 
     @property
+    def config(self) -> Any:
+        """The game's configuration."""
+        return self._state.config
+
+    @property
     def step(self) -> int:
         """The current step: the number of actions applied since the game began."""
-        return self._state.step
+        step: int = self._state.step
+        return step
 
     @property
     def to_act(self) -> int | None:
-        """The seat that must decide now, or ``None`` at a chance step or the game's end."""
-        turn = current_player(self._state)
-        return turn if isinstance(turn, int) else None
+        """The seat that must decide now when exactly one may (a turn-based game), or
+        ``None``: at a chance step, at the game's end, and when several seats may act at once
+        (a real-time game; see :attr:`seats_to_act`)."""
+        seats = self.game.seats_to_act(self._state)
+        return seats[0] if len(seats) == 1 and not self.game.simultaneous else None
+
+    @property
+    def seats_to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (none at a chance step or the game's end)."""
+        return self.game.seats_to_act(self._state)
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether chance acts next (the host's :meth:`chance`, or :meth:`resolve`)."""
+        return self.game.is_chance(self._state)
 
     @property
     def is_over(self) -> bool:
         """Whether the game is over."""
-        return self._state.phase is Phase.OVER
+        return self.game.is_terminal(self._state)
 
     def record(self) -> GameRecord:
         """Return the record of the game so far (every action since the new game, chance
@@ -99,9 +152,9 @@ class Table:
                                        " of the actions before it")
         return GameRecord(self._state.config, tuple(self._actions))
 
-    def act(self, seat: int, message: Action | str | Mapping[str, object]) -> State:
+    def act(self, seat: int, message: object) -> Any:
         """Apply the action ``seat`` sent and return the new state (after chance, when the
-        table has an ``rng``).
+        table draws it).
 
         ``message`` is an action, its notation, an action object or an ``"action"`` document
         (see :func:`read_action_message`); when it carries the ``"step"`` its sender saw, that
@@ -115,90 +168,159 @@ class Table:
         if seat is None:
             raise BadSeatError("a spectator (seat None) cannot act")
         self._check_seat(seat)
-        action, sent = read_action_message(message)
+        action, sent = read_action_message(message, self.game)
+        self.check_step(action, sent)
+        seats = self.game.seats_to_act(self._state)
+        if self.is_over:
+            raise GameOverError(f"'{action}' is illegal: the game is over", action=action,
+                                seat=seat)
+        if seat not in seats:
+            who = ("chance" if self.is_chance
+                   else "seat " + " or ".join(map(str, seats)) if seats else "nobody")
+            raise NotYourTurnError(
+                f"'{action}' is illegal: seat {seat} cannot act now: {who} must act",
+                action=action, seat=seat)
+        self._apply(self.game.apply(self._state, action, seat), action)
+        self._resolve()
+        return self._state
+
+    def check_step(self, action: object, sent: int | None) -> None:
+        """Raise :class:`StaleStepError` when an action decided at step ``sent`` (``None``:
+        not said) comes after the table moved on."""
         if sent is not None and sent != self.step:
             raise StaleStepError(
                 f"'{action}' was decided at step {sent}, but the table is at step {self.step}:"
                 " decide again on the current view", sent=sent, current=self.step)
-        turn = current_player(self._state)
-        if turn is None:
-            raise GameOverError(f"'{action}' is illegal: the game is over", action=action,
-                                seat=seat)
-        if turn != seat:
-            who = "chance" if turn is CHANCE else f"seat {turn}"
-            raise NotYourTurnError(
-                f"'{action}' is illegal: seat {seat} cannot act now: {who} must act",
-                action=action, seat=seat)
-        self._apply(apply(self._state, action, seat), action)
-        self._resolve()
-        return self._state
 
-    def chance(self, message: Action | str | Mapping[str, object]) -> State:
+    def chance(self, message: object) -> Any:
         """Apply a chance outcome the host enters (a card dealt by hand, say) and return the
         new state; raise :class:`~shock_rules.IllegalActionError` when no chance step is
         pending or the outcome is impossible (and the reading errors of :meth:`act`)."""
-        action, _ = read_action_message(message)
-        if current_player(self._state) is not CHANCE:
+        action, _ = read_action_message(message, self.game)
+        if not self.is_chance:
             raise NotYourTurnError(f"'{action}' is illegal: no chance step is pending",
                                    action=action)
         if not action.is_chance:
             raise NotYourTurnError(f"'{action}' is illegal: it is not a chance outcome",
                                    action=action)
-        self._apply(apply(self._state, action), action)
+        self._apply(self.game.apply(self._state, action, CHANCE), action)
         self._resolve()
         return self._state
 
-    def _apply(self, state: State, action: Action) -> None:
+    def resolve(self, seed: str) -> list[tuple[int, Any]]:
+        """Draw the pending chance steps, each outcome from ``seed`` and its step
+        (:func:`draw_rng`), until a seat may act or the game ends; return the ``(step,
+        outcome)`` pairs applied. For a host that stores each step as it is taken."""
+        taken = []
+        while self.is_chance:
+            step = self.step
+            outcome = self.game.sample_chance(self._state, draw_rng(seed, step, "chance"))
+            self._apply(self.game.apply(self._state, outcome), outcome)
+            taken.append((step, outcome))
+        return taken
+
+    def _apply(self, state: Any, action: Any) -> None:
         self._state = state
         self._actions.append(action)
         self._log.append((state.step, state.events))
 
     def _resolve(self) -> None:
+        if self._seed is not None:
+            self.resolve(self._seed)
+            return
         if self._rng is None:
             return
-        while current_player(self._state) is CHANCE:
-            action = sample_chance(self._state, self._rng)
-            self._apply(apply(self._state, action), action)
+        while self.is_chance:
+            action = self.game.sample_chance(self._state, self._rng)
+            self._apply(self.game.apply(self._state, action), action)
 
     def _check_seat(self, seat: int | None) -> None:
         n = self._state.config.players
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
             raise BadSeatError(f"invalid seat {quoted(seat)}: expected 0-{n - 1}")
 
+    # -- bots ----------------------------------------------------------------------------------
+
+    def bot_action(self, seat: int, bot: Bot, seed: str) -> Any:
+        """Return what ``bot`` decides for ``seat`` on its view now, with the generator of this
+        step drawn from ``seed`` (:func:`draw_rng`): a table rebuilt from its actions makes the
+        same bot moves. ``None`` when the bot waits (a real-time game)."""
+        self._check_seat(seat)
+        return bot.choose(self.view(seat), draw_rng(seed, self.step, "bot"))
+
     # -- what a seat may see -------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> PlayerView:
+    def view(self, seat: int | None) -> Any:
         """Return what ``seat`` (``None``: a spectator) knows now."""
         self._check_seat(seat)
-        return spectator_view(self._state) if seat is None else view(self._state, seat)
+        if seat is None:
+            return self.game.spectator_view(self._state)
+        return self.game.view(self._state, seat)
 
     def view_document(self, seat: int | None) -> dict[str, object]:
         """Return the ``"view"`` document of :meth:`view`."""
-        return {"schema": SCHEMA, "type": "view", **view_to_dict(self.view(seat))}
+        return self.game.view_document(self.view(seat))
 
     def events_since(self, seat: int | None, step: int | None = None
-                     ) -> tuple[tuple[int, Event], ...]:
+                     ) -> tuple[tuple[int, Any], ...]:
         """Return the events of every step after ``step`` (``None``: from the start) as
         ``seat`` (``None``: a spectator) may see them, each with the step that caused it.
 
-        A client that saw the view of step ``k`` calls this with ``k`` on reconnecting. Another
-        seat's dealt and face-down cards stay hidden, as in views (K34).
+        A client that saw the view of step ``k`` calls this with ``k`` on reconnecting.
+        Another seat's secrets stay hidden, as in views.
         """
         self._check_seat(seat)
         after = _after(step)
         return tuple((s, e) for s, events in self._log if s > after
-                     for e in visible_events(events, seat))
+                     for e in self.game.visible_events(events, seat))
 
     def events_document(self, seat: int | None, step: int | None = None) -> dict[str, object]:
         """Return the ``"events"`` document of :meth:`events_since` (each event with its
         ``"step"``)."""
         self._check_seat(seat)
         after = _after(step)
-        events: list[dict[str, object]] = []
+        events: list[object] = []
         for s, logged in self._log:
             if s > after:
-                events += events_with_step(visible_events(logged, seat), s)
-        return {"schema": SCHEMA, "type": "events", "events": events}
+                doc = self.game.events_document(self.game.visible_events(logged, seat), s)
+                listed = doc["events"]
+                assert isinstance(listed, list)
+                events += listed
+        return {**self.game.events_document((), None), "events": events}
+
+    def frame(self, seat: int | None, since: int | None = None,
+              view: Mapping[str, object] | None = None) -> dict[str, object]:
+        """Return the ``"view"`` frame a host sends ``seat`` (``None``: a spectator): its view
+        document and the events of the steps after ``since`` (all of them when ``None``), as
+        the server sends each connection after every change. ``view`` is the seat's view
+        document when the host made it already (one per seat for many connections)."""
+        doc = self.view_document(seat) if view is None else view
+        return {"type": "view", "seat": seat, "view": doc,
+                "events": self.events_document(seat, since)["events"]}
+
+    def receive(self, seat: int | None, text: str) -> dict[str, object] | None:
+        """Apply the action frame a client of ``seat`` sent (``{"type": "action", "action":
+        ..., "step": N}``, :func:`read_frame`); return ``None`` when it was applied, or the
+        error document to send back (the table unchanged) when it is refused: a spectator's,
+        a stale step's, an illegal action's, a malformed message's."""
+        step = self.step
+        try:
+            action, sent = read_frame(text, self.game)
+            if seat is None:
+                raise BadSeatError("a spectator cannot act: connect with a seat's token")
+            self.check_step(action, sent)
+            self.act(seat, action)
+        except ShockError as exc:
+            return error_document(exc, step)
+        return None
+
+
+def _owned(obj: object) -> bool:
+    try:
+        games.of(obj)
+    except InvalidArgumentError:
+        return False
+    return True
 
 
 def _after(step: object) -> int:

@@ -22,7 +22,6 @@ from .._documents import from_json, to_json
 from .._errors import InvalidArgumentError, InvalidStateError, ShockError
 from .._rules.actions import Action
 from .._rules.config import GameConfig, Variant
-from .._rules.engine import sample_chance
 from ..bots import Bot, make_bot
 from ..protocol import (
     MAX_MCTS_ITERATIONS,
@@ -30,6 +29,7 @@ from ..protocol import (
     RequestError,
     StaleStepError,
     Table,
+    draw_rng,
     error_document,
     read_bots,
     read_frame,
@@ -86,18 +86,6 @@ class TableLimitError(ShockError, RuntimeError):
 class ClientLimitError(TableLimitError):
     """The client address asking for a table already has as many unfinished tables as one
     address may have."""
-
-
-def draw_rng(seed: str, step: int, purpose: str) -> random.Random:
-    """Return the generator for the decision at ``step`` of a table with secret ``seed``:
-    ``purpose`` is ``"chance"`` (a card dealt, a chest card, the first leader) or ``"bot"``.
-
-    Each decision gets its own generator, seeded from the seed, the step and the purpose
-    (``random.Random`` seeds from text with SHA-512, the same in every process), so a table
-    rebuilt from its stored actions after a restart draws exactly the cards and makes exactly
-    the bot moves it would have made: nothing but the seed needs saving.
-    """
-    return random.Random(f"{seed}:{purpose}:{step}")
 
 
 
@@ -272,11 +260,7 @@ class LiveTable:
                     return error_document(_spectator_error(), self.table.step)
                 if self.failed:  # logged when it failed
                     return error_document(RuntimeError(), self.table.step)
-                if sent != self.table.step:
-                    raise StaleStepError(
-                        f"'{action}' was decided at step {sent}, but the table is at step"
-                        f" {self.table.step}: decide again on the current view",
-                        sent=sent, current=self.table.step)
+                self.table.check_step(action, sent)
                 self._apply(conn.seat, action)
             except StepTakenError:
                 # Another process stored this step first: its step is now this table's, and
@@ -307,13 +291,8 @@ class LiveTable:
     def _resolve(self) -> list[StoredAction]:
         """Resolve chance (each outcome drawn from the seed and its step); return the steps
         taken."""
-        taken = []
-        while self.table.to_act is None and not self.table.is_over:
-            step = self.table.step
-            outcome = sample_chance(self.table.state, draw_rng(self._seed, step, "chance"))
-            self.table.chance(outcome)
-            taken.append(StoredAction(step, None, str(outcome)))
-        return taken
+        return [StoredAction(step, None, str(outcome))
+                for step, outcome in self.table.resolve(self._seed)]
 
     def _keep(self, actions: list[StoredAction]) -> None:
         """Store actions the table has applied; if the store refuses them, put the table back
@@ -391,7 +370,7 @@ class LiveTable:
                     # A little jitter, as a person's pace would have (and tables started
                     # together do not stay in step); the bot's decision does not depend on it.
                     await asyncio.sleep(self._bot_delay * _JITTER.uniform(0.75, 1.25))
-                rng = draw_rng(self._seed, step, "bot")
+                rng = draw_rng(self._seed, step, "bot")  # as Table.bot_action draws it
                 if self.bot_names[seat].startswith("mcts"):
                     # MCTS thinks for a tenth of a second or more: off the event loop. The
                     # others decide in tens of microseconds, less than a thread's hand-over.
@@ -493,11 +472,10 @@ class LiveTable:
         doc = views.get(conn.seat)
         if doc is None:
             doc = views[conn.seat] = self.table.view_document(conn.seat)
-        events = self.table.events_document(conn.seat, conn.seen)["events"]
+        frame = self.table.frame(conn.seat, conn.seen, doc)
         conn.seen = step
         conn.answer = True
-        conn.send(json.dumps({"type": "view", "seat": conn.seat, "view": doc, "events": events},
-                             separators=(",", ":")))
+        conn.send(json.dumps(frame, separators=(",", ":")))
 
 
 def _spectator_error() -> ShockError:
