@@ -396,10 +396,15 @@ def _split_seats(view: PlayerView, held: list[int], hands: list[int], face_down:
 
 
 def _chest_counts(t: Tables, cards: tuple[ChestCard, ...]) -> tuple[int, ...]:
-    """Return how many of each kind of chest card ``cards`` holds."""
+    """Return how many of each kind of chest card ``cards`` holds; raise
+    :class:`InvalidStateError` for a card the game's edition lacks."""
     out = [0] * len(t.chest_cards)
     for c in cards:
-        out[t.chest_index[c]] += 1
+        i = t.chest_index.get(c)
+        if i is None:
+            raise InvalidStateError(f"invalid view: the chest card {c} is not in the game's"
+                                    " edition")
+        out[i] += 1
     return tuple(out)
 
 
