@@ -261,3 +261,16 @@ def test_a_bug_planted_in_the_view_check_is_not_reported_as_a_bad_document(
     with pytest.raises(ZeroDivisionError, match="planted"):
         sr.from_json(json.dumps(doc))
 
+
+def test_a_bug_planted_in_the_event_formatter_is_not_reported_as_a_bad_event(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from shock_rules._notation import transcript
+
+    event = PLAY.events[0]
+    assert sr.describe_event(event)
+    monkeypatch.setattr(transcript, "_describe", _planted(ZeroDivisionError))
+    with pytest.raises(ZeroDivisionError, match="planted") as info:
+        sr.describe_event(event)
+    assert _frames(info.value)[-2:] == ["describe_event", "broken"]
+    with pytest.raises(ZeroDivisionError, match="planted"):
+        sr.transcript([event])
