@@ -203,7 +203,7 @@ class PostgresStore:
         if conn is not None:
             try:
                 conn.close()
-            except Exception:  # a connection already gone
+            except psycopg.Error:  # a connection already gone (psycopg's close hardly raises)
                 pass
 
     def _migrate(self, db: psycopg.Connection[tuple[object, ...]]) -> None:
