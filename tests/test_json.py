@@ -351,3 +351,12 @@ def test_a_document_nested_deeper_than_python_recurses_is_refused() -> None:
                 sr.from_dict(doc)
             where[key] = saved
         sr.from_dict(doc)  # restored: it loads
+
+
+def test_a_set_of_an_event_lists_each_member_once() -> None:
+    # GameEnded's winners are a set: a seat written twice would not read back as written.
+    doc: dict[str, Any] = to_dict([sr.GameEnded((5, 3, 5), frozenset({0, 2}))])
+    assert events_from_json(doc) == (sr.GameEnded((5, 3, 5), frozenset({0, 2})),)
+    doc["events"][0]["winners"] = [0, 0]
+    with pytest.raises(sr.InvalidStateError, match=r"events\[0\]\.winners\[1\]: 0 is listed twice"):
+        events_from_json(doc)

@@ -332,12 +332,24 @@ def _reader(t: object) -> Reader:
         item = _reader(args[0])
         return lambda v, p: tuple(item(x, f"{p}[{i}]") for i, x in enumerate(read_list(v, p)))
     if get_origin(t) is frozenset:
-        member = _reader(args[0])
-        return lambda v, p: frozenset(
-            member(x, f"{p}[{i}]") for i, x in enumerate(read_list(v, p)))
+        return _set_reader(_reader(args[0]))
     if isinstance(t, type) and attrs.has(t):
         return _class_reader(t)
     raise TypeError(f"no reader for the field type {t!r}")  # a type this module lacks: a bug
+
+
+def _set_reader(member: Reader) -> Reader:
+    """Return the reader of a set written as a list whose items ``member`` reads, each once (a
+    set's document lists each member once: a repeat would not read back)."""
+    def read(value: object, path: str) -> frozenset[object]:
+        found: set[object] = set()
+        for i, item in enumerate(read_list(value, path)):
+            x = member(item, f"{path}[{i}]")
+            if x in found:
+                raise fail(f"{path}[{i}]", f"{quoted(item)} is listed twice")
+            found.add(x)
+        return frozenset(found)
+    return read
 
 
 def _class_reader(cls: type[T]) -> Callable[[object, str], T]:
