@@ -303,10 +303,33 @@ def _check_events(view: PlayerView) -> None:
                     f"invalid view: its events[{i}].winners: expected seats 0-{n - 1}")
 
 
+def _check_seats(view: PlayerView) -> None:
+    """Raise :class:`InvalidStateError` unless the seat numbers the draw goes by are the
+    game's: the viewer's (or ``None``), the seats' (0 to n-1, in order), and those of the
+    trick's cards, each seat once, a hidden card only another seat's with a face-down card
+    (the view's other numbers are checked by the state drawn and shown back)."""
+    n = view.config.players
+    if view.seat is not None and not 0 <= view.seat < n:
+        raise InvalidStateError(f"invalid view: there is no seat {view.seat} with {n} players")
+    if [s.seat for s in view.seats] != list(range(n)):
+        raise InvalidStateError(f"invalid view: expected seats 0-{n - 1} in order")
+    played: set[int] = set()
+    for i, p in enumerate(view.trick):
+        if not 0 <= p.seat < n or p.seat in played:
+            raise InvalidStateError(f"invalid view: its trick[{i}] is of seat {p.seat}: expected"
+                                    f" a seat 0-{n - 1} that has not played to the trick")
+        played.add(p.seat)
+        if p.card is None and (p.seat == view.seat or view.seats[p.seat].face_down_count < 1):
+            raise InvalidStateError(f"invalid view: its trick[{i}] hides the card of seat"
+                                    f" {p.seat}, which has no face-down card the viewer cannot"
+                                    " see")
+
+
 def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
     """Draw the hidden cards of ``view`` and return the state (checked when ``check``)."""
     if check:
         check_view_ints(view)
+        _check_seats(view)
         _check_events(view)
     cfg = view.config
     t = tables_for(cfg)
