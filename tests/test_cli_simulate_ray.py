@@ -49,6 +49,19 @@ def test_the_ray_backend_without_ray_says_how_to_install_it(
                                        " pip install 'shock-rules[ray]'\n")
 
 
+def test_a_bug_planted_in_starting_ray_is_not_reported_as_a_bad_address(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("ray")
+    from shock_rules.cli import simulate
+
+    def broken(address: str | None, jobs: int) -> None:
+        raise ZeroDivisionError("planted")
+
+    monkeypatch.setattr(simulate, "start_ray", broken)
+    with pytest.raises(ZeroDivisionError, match="planted"):
+        main(["simulate", "--games", "1", "--quiet", "--backend", "ray", "--address", "auto"])
+
+
 def _closed_port() -> int:
     """Return a port of 127.0.0.1 where nothing listens (it was bound a moment ago)."""
     with socket.socket() as s:

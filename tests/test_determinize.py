@@ -20,6 +20,7 @@ from shock_rules import (
     SeatView,
     State,
     Suit,
+    TrickCard,
     Variant,
     apply_all,
     deal_hands,
@@ -343,3 +344,28 @@ def test_determinize_refuses_a_view_whose_events_no_step_makes(name: str) -> Non
     # The view's own events, well formed, are taken and shown back.
     assert true.events and true.seat is not None
     assert view(determinize(true, random.Random(2)), true.seat).events == true.events
+
+
+def _seat_forgeries() -> dict[str, PlayerView]:
+    """Views made by hand whose seat numbers are not the game's (each of the right type)."""
+    true, _ = _true_and_forged_views()
+    me = true.seat
+    assert me is not None
+    played = TrickCard(seat=(me + 1) % 4, card=Card.parse("10H"), face_up=True, gems=1)
+    return {
+        "a viewer past the last seat": attrs.evolve(true, seat=7),
+        "seats out of order": attrs.evolve(true, seats=true.seats[::-1]),
+        "a seat missing": attrs.evolve(true, seats=true.seats[:-1]),
+        "a trick card of seat 9": attrs.evolve(true, trick=(attrs.evolve(played, seat=9),)),
+        "a seat twice in the trick": attrs.evolve(true, trick=(played, played)),
+        "the viewer's own card hidden": attrs.evolve(
+            true, trick=(*true.trick, attrs.evolve(played, seat=me, card=None))),
+    }
+
+
+@pytest.mark.parametrize("name", list(_seat_forgeries()))
+def test_determinize_refuses_a_view_whose_seat_numbers_are_not_the_games(name: str) -> None:
+    # A view made by hand: numbers of the right type but of no seat are bad data, refused
+    # with the typed error (the draw indexes by them), not an IndexError or a KeyError.
+    with pytest.raises(InvalidStateError, match="invalid view: "):
+        determinize(_seat_forgeries()[name], random.Random(2))

@@ -5,6 +5,7 @@ own exception with its traceback, not as a complaint about the caller's state.""
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 import traceback
@@ -183,3 +184,93 @@ def test_numbers_too_large_to_print_are_refused_with_the_typed_error(field: str)
     huge = (10**5000, *value[1:]) if isinstance(value, tuple) else 10**5000
     with pytest.raises(InvalidStateError, match=r"far out of range|chest"):
         PLAY.replace(**{field: huge})
+
+
+# -- the loaders relabel nothing either -----------------------------------------------------------
+
+#: A game with an edition of its own, so that every document of it embeds the edition.
+HOUSE = sr.GameConfig(players=3, first_leader=0,
+                      edition=sr.Edition.from_dict({**sr.Edition.default().to_dict(),
+                                                    "edition": {"name": "house"}}))
+HOUSE_STATE = sr.apply_all(sr.deal_hands(sr.new_game(HOUSE), HANDS, trump="2D"), "play 10H")
+#: A document of each kind that reads the edition, by the loader that reads it.
+EDITION_READERS: list[tuple[Callable[[Any], object], dict[str, Any]]] = [
+    (sr.state_from_json, sr.to_dict(HOUSE_STATE)),
+    (sr.config_from_json, sr.to_dict(HOUSE)),
+    (sr.edition_from_json, sr.to_dict(HOUSE.edition)),
+    (sr.record_from_json, sr.to_dict(sr.record_game(HOUSE, [sr.Action.parse("deal 2H")]))),
+    (sr.view_from_json, sr.to_dict(sr.view(HOUSE_STATE, 1))),
+    (sr.from_dict, sr.to_dict(HOUSE_STATE)),
+]
+
+
+def _planted(error: type[Exception]) -> Callable[..., Any]:
+    def broken(*args: object, **kwargs: object) -> Any:
+        raise error("planted")
+    return broken
+
+
+def _frames(exc: BaseException) -> list[str]:
+    return [f.name for f in traceback.extract_tb(exc.__traceback__)]
+
+
+@pytest.mark.parametrize(("load", "doc"), EDITION_READERS,
+                         ids=[f"{load.__name__}" for load, _ in EDITION_READERS])
+@pytest.mark.parametrize("error", [ZeroDivisionError, KeyError, TypeError])
+def test_a_bug_planted_in_the_edition_reader_is_not_reported_as_a_bad_document(
+        monkeypatch: pytest.MonkeyPatch, load: Callable[[Any], object], doc: dict[str, Any],
+        error: type[Exception]) -> None:
+    # The document is valid: a reader failing on it is a bug, shown as it is, with its
+    # traceback, not as an InvalidStateError blaming the document.
+    load(doc)
+    monkeypatch.setattr(sr.Edition, "from_dict", _planted(error))
+    with pytest.raises(error, match="planted") as info:
+        load(doc)
+    assert not isinstance(info.value, sr.ShockError)
+    assert _frames(info.value)[-1] == "broken"
+    # As JSON text too.
+    with pytest.raises(error, match="planted"):
+        (sr.from_json if load is sr.from_dict else load)(json.dumps(doc))
+
+
+@pytest.mark.parametrize("kind", ["events", "state", "view"])
+def test_a_bug_planted_in_the_event_reader_is_not_reported_as_a_bad_document(
+        monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    from shock_rules import _json
+
+    state = sr.apply_all(START, "play 10H; withdraw 2S")
+    load, doc = {"events": (sr.events_from_json, sr.to_dict(list(state.events))),
+                 "state": (sr.state_from_json, sr.to_dict(state)),
+                 "view": (sr.view_from_json, sr.to_dict(sr.view(state, 2)))}[kind]
+    assert load(doc)
+    monkeypatch.setattr(_json, "event_from_data", _planted(KeyError))
+    with pytest.raises(KeyError, match="planted") as info:
+        load(doc)
+    assert _frames(info.value)[-1] == "broken"
+
+
+def test_a_bug_planted_in_the_view_check_is_not_reported_as_a_bad_document(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from shock_rules import _json
+
+    doc = sr.to_dict(VIEW)
+    assert sr.view_from_json(doc) == VIEW
+    monkeypatch.setattr(_json, "determinize", _planted(ZeroDivisionError))
+    with pytest.raises(ZeroDivisionError, match="planted"):
+        sr.view_from_json(doc)
+    with pytest.raises(ZeroDivisionError, match="planted"):
+        sr.from_json(json.dumps(doc))
+
+
+def test_a_bug_planted_in_the_event_formatter_is_not_reported_as_a_bad_event(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from shock_rules._notation import transcript
+
+    event = PLAY.events[0]
+    assert sr.describe_event(event)
+    monkeypatch.setattr(transcript, "_describe", _planted(ZeroDivisionError))
+    with pytest.raises(ZeroDivisionError, match="planted") as info:
+        sr.describe_event(event)
+    assert _frames(info.value)[-2:] == ["describe_event", "broken"]
+    with pytest.raises(ZeroDivisionError, match="planted"):
+        sr.transcript([event])

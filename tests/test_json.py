@@ -321,3 +321,42 @@ def test_the_poison_covered_event_names_its_potion_in_json() -> None:
     assert found == [{"event": "PoisonCovered", "seat": 3, "card": "7H", "potion": "7C"}]
     loaded = sr.events_from_json(json.dumps(doc))[0]
     assert isinstance(loaded, sr.PoisonCovered) and loaded.potion == sr.Card.parse("7C")
+
+
+def _nested(depth: int) -> list[Any]:
+    outer: list[Any] = []
+    inner = outer
+    for _ in range(depth):
+        inner.append([])
+        inner = inner[0]
+    return outer
+
+
+def test_a_document_nested_deeper_than_python_recurses_is_refused() -> None:
+    # Data handed over as a dict (JSON text that deep, json.loads refuses) may hold a list
+    # nested past Python's recursion limit: quoting it in the error must not recurse either.
+    deep = _nested(100_000)
+    state = sr.apply_all(sr.deal_hands(sr.new_game(sr.GameConfig(players=3, first_leader=0)),
+                                       HANDS_3, "2D"), "play 2H; withdraw 3S")
+    docs: list[dict[str, Any]] = [
+        to_dict(state), to_dict(view(state, 2)), to_dict(state.config),
+        to_dict(state.config.edition), to_dict(list(state.events)),
+        to_dict(sr.record_game(state.config, [])), to_dict(sr.Action.parse("play 7H"))]
+    for doc in docs:
+        places = [(doc, key) for key in doc]
+        places += [(doc["events"][0], key) for key in doc.get("events", [{}])[0]]
+        for where, key in places:
+            saved, where[key] = where[key], deep
+            with pytest.raises(sr.ShockError):
+                sr.from_dict(doc)
+            where[key] = saved
+        sr.from_dict(doc)  # restored: it loads
+
+
+def test_a_set_of_an_event_lists_each_member_once() -> None:
+    # GameEnded's winners are a set: a seat written twice would not read back as written.
+    doc: dict[str, Any] = to_dict([sr.GameEnded((5, 3, 5), frozenset({0, 2}))])
+    assert events_from_json(doc) == (sr.GameEnded((5, 3, 5), frozenset({0, 2})),)
+    doc["events"][0]["winners"] = [0, 0]
+    with pytest.raises(sr.InvalidStateError, match=r"events\[0\]\.winners\[1\]: 0 is listed twice"):
+        events_from_json(doc)

@@ -4,6 +4,7 @@ a circle (imports inside functions count), and the core never imports an optiona
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -171,18 +172,169 @@ def test_only_the_state_layer_knows_which_build_runs() -> None:
     assert readers == {"shock_rules._rules.state", "shock_rules._rules.draft"}
 
 
-#: Modules that read outside data as it enters (an edition's fields, a view to determinize),
-#: where turning whatever that data makes fail into the typed error is the gate's job.
-_GATES = {"shock_rules._rules.edition", "shock_rules._info.determinize"}
+#: Modules left out of the relabelling check while they are rewritten (a name, and every module
+#: under it): the second game. Empty it when the rewrite lands.
+_PENDING: set[str] = {"shock_rules.melvin"}
+#: Every module's source, by name (replaced by the check's own test).
+SOURCES = {name: path.read_text(encoding="utf-8") for name, path in MODULES.items()}
+_CATCH_ALL = {"Exception", "BaseException"}
+# What reports an error to the user as the outcome of a command: the command line's one line
+# of "error: ..." (cli._args.report).
+_REPORTERS = {"report"}
+# Words of a message that blames the input (an error document's code or its text).
+_BLAME = re.compile(r"\b(invalid|malformed|not valid|bad[ _]request|bad input)\b", re.IGNORECASE)
 
 
-def test_the_rule_modules_relabel_no_exception() -> None:
-    # Inside the gate a state is trusted: no catch-all turns a bug into the caller's fault.
-    for name, path in _modules().items():
-        if not name.startswith(("shock_rules._rules", "shock_rules._info", "shock_rules.bots")):
+def _error_names(sources: dict[str, str]) -> set[str]:
+    """Return the names of the package's typed errors (ShockError and every class derived
+    from it) and of the functions declared to return one (``fail``, ``_err``...)."""
+    trees = [ast.parse(source) for source in sources.values()]
+    classes = [n for tree in trees for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    names = {"ShockError"}
+    while True:
+        more = {c.name for c in classes if c.name not in names and any(
+            (b.id if isinstance(b, ast.Name) else getattr(b, "attr", None)) in names
+            for b in c.bases)}
+        if not more:
+            break
+        names |= more
+    factories = {f.name for tree in trees for f in ast.walk(tree)
+                 if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and f.returns is not None
+                 and ast.unparse(f.returns).strip("'\"") in names}
+    return names | factories
+
+
+def _catches_everything(handler: ast.ExceptHandler) -> str | None:
+    """Return what ``handler`` catches if that is every exception (``Exception``,
+    ``BaseException``, a tuple holding one, or a bare ``except:``), else ``None``."""
+    if handler.type is None:
+        return "everything"
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    if any(ast.unparse(k).rpartition(".")[2] in _CATCH_ALL for k in kinds):
+        return ast.unparse(handler.type)
+    return None
+
+
+def _relabels(source: str, errors: set[str]) -> list[tuple[int, str]]:
+    """Return (line, what) for each handler of ``source`` that catches every exception and
+    does more than re-raise it (a bare ``raise``), log it, or hand it on unchanged: one that
+    raises an exception of its own (``raise X(...)``, ``raise X from exc``), makes one of the
+    package's typed errors, reports a command's error, or words a message that blames the
+    input."""
+    found = []
+    for handler in ast.walk(ast.parse(source)):
+        if not isinstance(handler, ast.ExceptHandler):
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ExceptHandler):
-                caught = ast.unparse(node.type) if node.type is not None else "everything"
-                assert caught not in {"Exception", "BaseException", "everything"} or (
-                    name in _GATES), f"{name} catches {caught}"
+        caught = _catches_everything(handler)
+        if caught is None:
+            continue
+        for node in (n for stmt in handler.body for n in ast.walk(stmt)):
+            if not isinstance(node, ast.stmt | ast.expr):
+                continue
+            why = None
+            if isinstance(node, ast.Raise) and node.exc is not None:
+                why = f"raises {ast.unparse(node.exc)}"
+            elif isinstance(node, ast.Call) and ast.unparse(node.func).rpartition(".")[2] \
+                    in errors:
+                why = f"makes {ast.unparse(node.func)}(...)"
+            elif isinstance(node, ast.Call) and ast.unparse(node.func).rpartition(".")[2] \
+                    in _REPORTERS:
+                why = f"reports it as an error of the command ({ast.unparse(node.func)})"
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and _BLAME.search(node.value):
+                why = f"blames the input ({node.value!r})"
+            if why is not None:  # the first reason is enough
+                found.append((handler.lineno, f"except {caught}: line {node.lineno} {why}"))
+                break
+    return found
+
+
+def test_no_module_relabels_an_exception() -> None:
+    # docs/architecture.md, "Checked where it enters, trusted inside": no catch-all turns a
+    # bug into the caller's fault. A handler of every exception may re-raise it, log it (or
+    # answer "internal error") and go on, or hand it on unchanged; nothing else.
+    errors = _error_names(SOURCES)
+    assert {"InvalidStateError", "EditionError", "fail"} <= errors  # the typed errors were read
+    wrong = [f"{name}:{line}: {what}" for name, source in sorted(SOURCES.items())
+             if not any(name == p or name.startswith(p + ".") for p in _PENDING)
+             for line, what in _relabels(source, errors)]
+    assert not wrong, "handlers that relabel an exception:\n" + "\n".join(wrong)
+
+
+_PLANTED = """
+import logging
+def load(text, failure):
+    try:
+        return parse(text)
+    except Exception as exc:
+        raise InvalidStateError(f"invalid document: {exc}") from None
+def guarded(loader):
+    try:
+        return loader()
+    except (ValueError, BaseException) as exc:
+        raise RuntimeError("failed") from exc
+def answer(request):
+    try:
+        return handle(request)
+    except:
+        return _error("bad_request", "the request failed", 400)
+def reader(path):
+    try:
+        return read(path)
+    except Exception as exc:
+        return fail(path, str(exc))
+def command(args):
+    try:
+        return start(args.address)
+    except Exception as exc:
+        return report("simulate", f"cannot start: {exc}", 2)
+def fine(text, failure):
+    try:
+        return parse(text)
+    except ValueError as exc:  # a specific error may be relabelled where it enters
+        raise InvalidStateError("invalid document") from exc
+    except BaseException as exc:
+        failure.append(exc)  # handed on unchanged
+    try:
+        return parse(text)
+    except Exception:
+        logging.exception("a message failed")
+        return error_document(RuntimeError(), 0)
+    finally:
+        close()
+    try:
+        return parse(text)
+    except Exception:
+        rollback()
+        raise
+"""
+
+
+def test_the_relabelling_check_sees_a_relabel() -> None:
+    saved = dict(SOURCES)
+    try:
+        SOURCES.clear()
+        SOURCES.update({"shock_rules._planted": _PLANTED, "shock_rules.melvin._planted": _PLANTED,
+                        "shock_rules._errors": saved["shock_rules._errors"],
+                        "shock_rules._json": saved["shock_rules._json"]})
+        try:
+            test_no_module_relabels_an_exception()
+        except AssertionError as exc:
+            report = [line.strip() for line in str(exc).splitlines()
+                      if line.strip().startswith("shock_rules")]
+        else:
+            raise AssertionError("a relabelling handler went unnoticed")
+    finally:
+        SOURCES.clear()
+        SOURCES.update(saved)
+    # Each bad handler, by module and line; none of the fine ones; nothing of a pending module.
+    assert report == [
+        "shock_rules._planted:6: except Exception: line 7 raises"
+        " InvalidStateError(f'invalid document: {exc}')",
+        "shock_rules._planted:11: except (ValueError, BaseException): line 12 raises"
+        " RuntimeError('failed')",
+        "shock_rules._planted:16: except everything: line 17 blames the input ('bad_request')",
+        "shock_rules._planted:21: except Exception: line 22 makes fail(...)",
+        "shock_rules._planted:26: except Exception: line 27 reports it as an error of the"
+        " command (report)",
+    ], report

@@ -45,7 +45,8 @@ QUOTE_LIMIT = 80
 def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
     """Return ``repr(value)`` for an error message, with at most ``limit`` characters of the
     value shown: a longer one is cut, an ellipsis marks the cut, and a string keeps its
-    closing quote (inputs come from strangers and may be megabytes long)."""
+    closing quote (inputs come from strangers and may be megabytes long, or nested deeper
+    than ``repr`` goes)."""
     if isinstance(value, str):
         shown = repr(value[:limit + 1])  # escapes can only lengthen what is shown
         inner = shown[1:-1]
@@ -56,6 +57,8 @@ def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
         text = repr(value)
     except ValueError:  # an int (or a list of one) past Python's limit on digits shown
         text = f"<{type(value).__name__} too large to show>"
+    except RecursionError:  # lists or objects nested deeper than Python's recursion limit
+        text = f"<{type(value).__name__} nested too deeply to show>"
     return text if len(text) <= limit + 2 else text[:limit + 1] + "\u2026"
 
 

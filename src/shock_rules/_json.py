@@ -31,7 +31,8 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, TypeVar, get_args, get_origin
+from types import UnionType
+from typing import Any, Final, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 import attrs
 import cattrs
@@ -173,18 +174,6 @@ def header(kind: str) -> dict[str, object]:
     return {"schema": SCHEMA, "type": kind}
 
 
-def guarded(loader: Callable[[], T]) -> T:
-    """Run ``loader``, turning any error but :class:`InvalidStateError` into one (internal)."""
-    try:
-        return loader()
-    except InvalidStateError:
-        raise
-    except RecursionError:
-        raise InvalidStateError("invalid document: nested too deeply") from None
-    except Exception as exc:  # a loader promises InvalidStateError only
-        raise InvalidStateError(f"invalid document: {exc}") from exc
-
-
 # -- configs and editions ------------------------------------------------------------------------
 
 _PHASES: Final = {p.name.lower(): p for p in Phase}
@@ -251,40 +240,15 @@ def _event_types() -> dict[str, type[Event]]:
 EVENT_TYPES: Final = _event_types()
 
 
-def _strict(kind: type[T], what: str) -> Callable[[object, object], T]:
-    def hook(value: object, _type: object) -> T:
-        if type(value) is not kind:
-            raise TypeError(f"expected {what}, not {kind_of(value)}")
-        return value
-    return hook
-
-
-def _structure_card(value: object, _type: object) -> Card:
-    if not isinstance(value, str):
-        raise TypeError(f"expected a card such as '7H', not {kind_of(value)}")
-    return parse_card(value)
-
-
-def _structure_chest(value: object, _type: object) -> ChestCard:
-    if not isinstance(value, str):
-        raise TypeError(f"expected a chest card such as 'G2/1', not {kind_of(value)}")
-    return parse_chest_card(value)
-
-
 _REASONS: Final = {r.name.lower(): r for r in RoundEndReason}
-
-
-def _structure_reason(value: object, _type: object) -> RoundEndReason:
-    if not isinstance(value, str) or value not in _REASONS:
-        raise ValueError(f"expected one of {', '.join(_REASONS)}, not {quoted(value)}")
-    return _REASONS[value]
 
 
 @attrs.frozen
 class _PoisonDoc:
     """The JSON form of a :class:`PoisonCard`, read and written through this twin: mypyc, which
     compiles the state module, reports the type of ``covered_by`` (a union) as ``type``, where
-    cattrs needs ``Card | None``; here ``covered_by`` is also required in a document."""
+    the readers and cattrs need ``Card | None``; here ``covered_by`` is also required in a
+    document."""
 
     card: Card
     poison: str
@@ -293,67 +257,116 @@ class _PoisonDoc:
 
 
 def _make_converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True)
-    conv.register_structure_hook(int, _strict(int, "an integer"))
-    conv.register_structure_hook(bool, _strict(bool, "true or false"))
-    conv.register_structure_hook(str, _strict(str, "a string"))
-    conv.register_structure_hook(Card, _structure_card)
+    """Return the converter that writes events and views (:func:`_class_reader` reads them)."""
+    conv = cattrs.Converter()
     conv.register_unstructure_hook(Card, str)
-    conv.register_structure_hook(ChestCard, _structure_chest)
     conv.register_unstructure_hook(ChestCard, str)
-    conv.register_structure_hook(RoundEndReason, _structure_reason)
     conv.register_unstructure_hook(RoundEndReason, lambda r: r.name.lower())
     conv.register_unstructure_hook_func(_is_frozenset, sorted)
-    conv.register_structure_hook(PoisonCard, lambda v, _t: PoisonCard(
-        *attrs.astuple(conv.structure(v, _PoisonDoc), recurse=False)))
     conv.register_unstructure_hook(PoisonCard, lambda p: conv.unstructure(
         _PoisonDoc(p.card, p.poison, p.covered, p.covered_by)))
-
-    # Strict sequences: a JSON list only (cattrs would read a string as a tuple of letters).
-    def structure_seq(value: object, t: Any) -> object:
-        if not isinstance(value, list):
-            raise TypeError(f"expected a list, not {kind_of(value)}")
-        args = get_args(t)
-        if get_origin(t) is frozenset:
-            return frozenset(conv.structure(v, args[0]) for v in value)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(conv.structure(v, args[0]) for v in value)
-        if len(args) != len(value):
-            raise TypeError(f"expected {len(args)} items, not {len(value)}")
-        return tuple(conv.structure(v, a) for v, a in zip(value, args, strict=True))
-
-    conv.register_structure_hook_func(_is_sequence, structure_seq)
-    for enum_type, names in ((Phase, _PHASES), (Status, _STATUSES), (Suit, _SUITS)):
-        conv.register_structure_hook(enum_type, _enum_hook(names))
     conv.register_unstructure_hook(Phase, lambda p: p.name.lower())
     conv.register_unstructure_hook(Status, str)
     conv.register_unstructure_hook(Suit, lambda s: s.letter)
     conv.register_unstructure_hook(Action, action_to_dict)
-    conv.register_structure_hook(Action, lambda v, _t: read_action(v, "action"))
     conv.register_unstructure_hook(GameConfig, config_to_dict)
-    conv.register_structure_hook(GameConfig, lambda v, _t: config_from_data(v, "config"))
     # A field typed ``Event`` holds some event class: write its name beside its fields.
     conv.register_unstructure_hook_func(lambda t: t is Event, event_to_dict)
-    conv.register_structure_hook_func(lambda t: t is Event,
-                                      lambda v, _t: event_from_data(v, "event"))
     return conv
-
-
-def _is_sequence(t: object) -> bool:
-    origin: object = get_origin(t)
-    return origin is tuple or origin is frozenset
 
 
 def _is_frozenset(t: object) -> bool:
     return t is frozenset or get_origin(t) is frozenset
 
 
-def _enum_hook(names: Mapping[str, T]) -> Callable[[object, object], T]:
-    def hook(value: object, _type: object) -> T:
-        if not isinstance(value, str) or value not in names:
-            raise ValueError(f"expected one of {', '.join(names)}, not {quoted(value)}")
-        return names[value]
-    return hook
+# -- reading attrs classes (events, views) by their declared field types ----------------------
+
+Reader = Callable[[object, str], Any]
+
+
+def read_chest_card(value: object, path: str) -> ChestCard:
+    """Return the chest card written in notation at ``path``."""
+    try:
+        return parse_chest_card(read_str(value, path))
+    except InvalidNotationError as exc:
+        raise fail(path, str(exc)) from None
+
+
+def read_action_field(value: object, path: str) -> Action:
+    """Return the action at ``path`` of a document that is not an action document (a view's
+    legal actions): :func:`read_action`, with its error as :class:`InvalidStateError`."""
+    try:
+        return read_action(value, path)
+    except InvalidNotationError as exc:
+        text = str(exc)
+        if text.startswith("invalid action: "):  # read_action named the place
+            raise InvalidStateError("invalid document: " + text.removeprefix(
+                "invalid action: ")) from None
+        raise fail(path, text) from None
+
+
+def _read_poison(value: object, path: str) -> PoisonCard:
+    doc = _POISON_DOC(value, path)
+    return PoisonCard(doc.card, doc.poison, doc.covered, doc.covered_by)
+
+
+def _reader(t: object) -> Reader:
+    """Return the reader of a value of the declared type ``t`` (a field of an event or a
+    view): strict JSON types, cards in notation, enums by name, lists for tuples."""
+    simple: dict[object, Reader] = {
+        int: read_int, bool: read_bool, str: read_str, Card: read_card,
+        ChestCard: read_chest_card, GameConfig: config_from_data, Action: read_action_field,
+        PoisonCard: _read_poison,
+        # Looked up when called: a field typed ``Event`` holds some event class.
+        Event: lambda v, p: event_from_data(v, p),
+    }
+    if t in simple:
+        return simple[t]
+    for enum_type, names in _ENUM_NAMES:
+        if t is enum_type:
+            return lambda v, p: read_enum(v, p, names)
+    args = get_args(t)
+    if get_origin(t) in (UnionType, Union) and len(args) == 2 and type(None) in args:
+        inner = _reader(next(a for a in args if a is not type(None)))
+        return lambda v, p: None if v is None else inner(v, p)
+    if get_origin(t) is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _reader(args[0])
+        return lambda v, p: tuple(item(x, f"{p}[{i}]") for i, x in enumerate(read_list(v, p)))
+    if get_origin(t) is frozenset:
+        return _set_reader(_reader(args[0]))
+    if isinstance(t, type) and attrs.has(t):
+        return _class_reader(t)
+    raise TypeError(f"no reader for the field type {t!r}")  # a type this module lacks: a bug
+
+
+def _set_reader(member: Reader) -> Reader:
+    """Return the reader of a set written as a list whose items ``member`` reads, each once (a
+    set's document lists each member once: a repeat would not read back)."""
+    def read(value: object, path: str) -> frozenset[object]:
+        found: set[object] = set()
+        for i, item in enumerate(read_list(value, path)):
+            x = member(item, f"{path}[{i}]")
+            if x in found:
+                raise fail(f"{path}[{i}]", f"{quoted(item)} is listed twice")
+            found.add(x)
+        return frozenset(found)
+    return read
+
+
+def _class_reader(cls: type[T]) -> Callable[[object, str], T]:
+    """Return the reader of an object of the attrs class ``cls``: its fields without a default
+    are required, no other key is allowed, and each field is read by its declared type."""
+    hints = get_type_hints(cls)
+    fields: tuple[attrs.Attribute[Any], ...] = attrs.fields(cast(Any, cls))
+    required = tuple(f.name for f in fields if f.default is attrs.NOTHING)
+    optional = tuple(f.name for f in fields if f.default is not attrs.NOTHING)
+    readers = tuple((f.name, _reader(hints[f.name])) for f in fields)
+
+    def read(value: object, path: str) -> T:
+        doc = read_obj(value, path, required, optional)
+        return cls(**{name: reader(doc[name], f"{path}.{name}")
+                      for name, reader in readers if name in doc})
+    return read
 
 
 # -- actions (protocol 2: an object with the notation, the kind and the kind's fields) -------
@@ -453,27 +466,12 @@ def event_from_data(data: object, path: str) -> Event:
             raise fail(f"{path}.{key}", "expected numbers of 0 or more")
     if name == "RoundStarted" and fields.get("leader", 0) is None:
         fields["leader"] = -1  # the first leader is not known yet
-    try:
-        return CONVERTER.structure(fields, EVENT_TYPES[name])
-    except Exception as exc:
-        raise fail(path, _cattrs_message(exc)) from None
+    return _EVENT_READERS[name](fields, path)
 
 
 def events_with_step(events: Sequence[Event], step: int) -> list[dict[str, object]]:
     """Return events as documents, each carrying the ``step`` that caused it (internal)."""
     return [{**event_to_dict(e), "step": step} for e in events]
-
-
-def _format_exc(exc: BaseException, _type: object) -> str:
-    if isinstance(exc, KeyError):
-        return f"missing field {quoted(exc.args[0])}" if exc.args else "missing field"
-    return str(exc) or type(exc).__name__
-
-
-def _cattrs_message(exc: Exception) -> str:
-    if isinstance(exc, cattrs.BaseValidationError):
-        return "; ".join(cattrs.transform_error(exc, path="", format_exception=_format_exc))
-    return str(exc)
 
 
 def check_event_seats(events: tuple[Event, ...], players: int, path: str) -> None:
@@ -496,8 +494,13 @@ def events_from_data(data: object, path: str) -> tuple[Event, ...]:
     return tuple(event_from_data(e, f"{path}[{i}]") for i, e in enumerate(items))
 
 
-#: The converter for events and views: cards as notation, strict scalar types.
+#: The converter that writes events and views: cards as notation, enums by name.
 CONVERTER: Final = _make_converter()
+_ENUM_NAMES: Final = ((Phase, _PHASES), (Status, _STATUSES), (Suit, _SUITS),
+                      (RoundEndReason, _REASONS))
+_POISON_DOC: Final = _class_reader(_PoisonDoc)
+#: The reader of each event class, by name.
+_EVENT_READERS: Final = {name: _class_reader(cls) for name, cls in EVENT_TYPES.items()}
 
 
 # -- states --------------------------------------------------------------------------------------
@@ -653,30 +656,24 @@ def load_doc(text: str | bytes | Doc) -> object:
 def state_from_json(text: str | bytes | Doc) -> State:
     """Return the state of a ``"state"`` document (JSON text or parsed data), checked against
     every invariant; raise :class:`~shock_rules.InvalidStateError` if anything is wrong."""
-    def load() -> State:
-        doc = read_header(load_doc(text), "state", _STATE_FIELDS, ("events",))
-        body = {k: v for k, v in doc.items() if k not in ("schema", "type")}
-        return state_from_data(body, "state")
-    return guarded(load)
+    doc = read_header(load_doc(text), "state", _STATE_FIELDS, ("events",))
+    body = {k: v for k, v in doc.items() if k not in ("schema", "type")}
+    return state_from_data(body, "state")
 
 
 def config_from_json(text: str | bytes | Doc) -> GameConfig:
     """Return the config of a ``"config"`` document."""
-    def load() -> GameConfig:
-        fields = ("players", "variant", "first_leader", "edition")
-        doc = read_header(load_doc(text), "config", fields)
-        return config_from_data({k: doc[k] for k in fields}, "config")
-    return guarded(load)
+    fields = ("players", "variant", "first_leader", "edition")
+    doc = read_header(load_doc(text), "config", fields)
+    return config_from_data({k: doc[k] for k in fields}, "config")
 
 
 def edition_from_json(text: str | bytes | Doc) -> Edition:
     """Return the edition of an ``"edition"`` document (the TOML file's shape plus tags)."""
-    def load() -> Edition:
-        data = load_doc(text)
-        doc = read_header(data, "edition", (), ("edition", "gems", "number_cards", "chest"))
-        return edition_from_data(
-            {k: v for k, v in doc.items() if k not in ("schema", "type")}, "edition")
-    return guarded(load)
+    doc = read_header(load_doc(text), "edition", (), ("edition", "gems", "number_cards",
+                                                       "chest"))
+    return edition_from_data(
+        {k: v for k, v in doc.items() if k not in ("schema", "type")}, "edition")
 
 
 def action_from_json(text: str | bytes | Doc) -> Action:
@@ -699,10 +696,8 @@ def action_from_json(text: str | bytes | Doc) -> Action:
 
 def events_from_json(text: str | bytes | Doc) -> tuple[Event, ...]:
     """Return the events of an ``"events"`` document."""
-    def load() -> tuple[Event, ...]:
-        doc = read_header(load_doc(text), "events", ("events",))
-        return events_from_data(doc["events"], "events.events")
-    return guarded(load)
+    doc = read_header(load_doc(text), "events", ("events",))
+    return events_from_data(doc["events"], "events.events")
 
 
 # -- player views --------------------------------------------------------------------------------
@@ -756,30 +751,23 @@ def check_steps(events: object, path: str, step: int) -> None:
 
 
 _VIEW_FIELDS: Final = (*(f.name for f in attrs.fields(PlayerView)), "to_act", "your_turn")
+_VIEW_READER: Final = _class_reader(PlayerView)
 
 
 def view_from_json(text: str | bytes | Doc) -> PlayerView:
     """Return the :class:`~shock_rules.PlayerView` of a ``"view"`` document."""
-    def load() -> PlayerView:
-        doc = read_header(load_doc(text), "view", _VIEW_FIELDS)
-        body = view_body(doc)
-        try:
-            view = CONVERTER.structure(body, PlayerView)
-        except InvalidStateError:
-            raise
-        except Exception as exc:
-            raise fail("view", _cattrs_message(exc)) from None
-        n = view.config.players
-        if view.seat is not None and not 0 <= view.seat < n:
-            raise fail("view.seat", f"there is no seat {view.seat} with {n} players")
-        if [s.seat for s in view.seats] != list(range(n)):
-            raise fail("view.seats", f"expected seats 0-{n - 1} in order")
-        check_view_turn(view, doc)
-        _check_covers(view)
-        check_event_seats(view.events, n, "view.events")
-        _check_view(view)
-        return view
-    return guarded(load)
+    doc = read_header(load_doc(text), "view", _VIEW_FIELDS)
+    view = _VIEW_READER(view_body(doc), "view")
+    n = view.config.players
+    if view.seat is not None and not 0 <= view.seat < n:
+        raise fail("view.seat", f"there is no seat {view.seat} with {n} players")
+    if [s.seat for s in view.seats] != list(range(n)):
+        raise fail("view.seats", f"expected seats 0-{n - 1} in order")
+    check_view_turn(view, doc)
+    _check_covers(view)
+    check_event_seats(view.events, n, "view.events")
+    _check_view(view)
+    return view
 
 
 def _check_covers(view: PlayerView) -> None:

@@ -55,7 +55,6 @@ from ._errors import (
     IllegalActionError,
     InvalidArgumentError,
     InvalidNotationError,
-    InvalidStateError,
     ShockError,
     quoted,
 )
@@ -64,7 +63,6 @@ from ._json import (
     config_to_dict,
     edition_from_data,
     fail,
-    guarded,
     load_doc,
     read_header,
     read_list,
@@ -396,24 +394,20 @@ def record_to_dict(record: GameRecord) -> dict[str, object]:
 def record_from_json(text: str | bytes | Mapping[str, object]) -> GameRecord:
     """Return the record of a ``"record"`` JSON document; raise
     :class:`~shock_rules.InvalidStateError` if it is malformed (the actions are not replayed)."""
-    def load() -> GameRecord:
-        doc = read_header(load_doc(text), "record", ("config", "headers", "actions"))
-        config = config_from_data(doc["config"], "record.config")
-        heads = doc["headers"]
-        if not isinstance(heads, dict):
-            raise fail("record.headers", "expected an object of header names and texts")
-        actions = []
-        for i, item in enumerate(read_list(doc["actions"], "record.actions")):
-            where = f"record.actions[{i}]"
-            try:
-                actions.append(parse_action(read_str(item, where)))
-            except InvalidNotationError as exc:
-                raise fail(where, str(exc)) from None
+    doc = read_header(load_doc(text), "record", ("config", "headers", "actions"))
+    config = config_from_data(doc["config"], "record.config")
+    heads = doc["headers"]
+    if not isinstance(heads, dict):
+        raise fail("record.headers", "expected an object of header names and texts")
+    actions = []
+    for i, item in enumerate(read_list(doc["actions"], "record.actions")):
+        where = f"record.actions[{i}]"
         try:
-            headers = _headers((k, read_str(v, f"record.headers.{k}")) for k, v in heads.items())
-        except ValueError as exc:
-            if isinstance(exc, InvalidStateError):
-                raise
-            raise fail("record.headers", str(exc)) from None
-        return GameRecord(config, tuple(actions), headers)
-    return guarded(load)
+            actions.append(parse_action(read_str(item, where)))
+        except InvalidNotationError as exc:
+            raise fail(where, str(exc)) from None
+    try:
+        headers = _headers((k, read_str(v, f"record.headers.{k}")) for k, v in heads.items())
+    except InvalidArgumentError as exc:  # a header name or text no record takes
+        raise fail("record.headers", str(exc)) from None
+    return GameRecord(config, tuple(actions), headers)

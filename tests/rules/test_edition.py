@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import shock_rules as sr
@@ -193,3 +194,31 @@ def test_an_edition_file_must_be_a_regular_file_of_bounded_size(tmp_path: Path) 
     record.write_text('[Players "3"]\n[Variant "standard"]\n[Edition "big.toml"]\n')
     with pytest.raises(sr.InvalidNotationError, match="larger than"):
         sr.parse_record(record.read_text(), base_dir=tmp_path)
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("gems", [sr.Edition.default().gems[0]], "its gems must be a tuple of GemKind objects"),
+    ("gems", (1, 2), "its gems must be a tuple of GemKind objects"),
+    ("chest", (("G2/1", 3),), r"its chest must be a tuple of \(ChestCard, count\) pairs"),
+    ("potions", ("5C", "7C"), "its potions must be a tuple of Card objects"),
+    ("gem_icons", ((10**5000, 1),), r"its gem_icons must be a tuple of \(Card, icons\) pairs"),
+    ("poisons", None, r"its poisons must be a tuple of \(Card, poison type\) pairs"),
+    ("name", 10**5000, "name must be a non-empty string"),
+], ids=["gems-list", "gems-ints", "chest-text", "potions-text", "icons-huge-int", "poisons-none",
+        "name-huge-int"])
+def test_an_edition_made_from_fields_of_the_wrong_kind_is_refused_by_name(
+        field: str, value: Any, message: str) -> None:
+    with pytest.raises(sr.EditionError, match=message):
+        attrs.evolve(sr.Edition.default(), **{field: value})
+
+
+def test_a_bug_planted_in_the_edition_check_is_not_reported_as_bad_fields(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # An edition made from its fields is checked by from_dict(); nothing relabels what else
+    # goes wrong there as the fields' fault.
+    def broken(*args: object, **kwargs: object) -> sr.Edition:
+        raise ZeroDivisionError("planted")
+
+    monkeypatch.setattr(sr.Edition, "from_dict", broken)
+    with pytest.raises(ZeroDivisionError, match="planted"):
+        attrs.evolve(sr.Edition.default(), name="house")

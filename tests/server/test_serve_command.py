@@ -202,6 +202,29 @@ def test_serve_says_in_one_line_why_a_postgresql_database_cannot_be_used(
     assert "s3cret-pw" not in err
 
 
+def test_serve_says_in_one_line_that_psycopg_cannot_read_a_url(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("psycopg")
+    # psycopg's own ProgrammingError, before any connection: still one line, no password.
+    status, err = _error(capsys, "--db", "postgresql://shock:s3cret-pw@h/tables?badopt=1")
+    assert status == 1
+    assert err == ("shock-rules serve: error: cannot use PostgreSQL (an unreadable URL) as the"
+                   " database: ProgrammingError\n")
+
+
+def test_a_bug_planted_in_the_postgresql_store_is_not_reported_as_a_bad_database(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("psycopg")
+    from shock_rules.server import _postgres
+
+    def broken(url: str) -> None:
+        raise ZeroDivisionError("planted")
+
+    monkeypatch.setattr(_postgres, "PostgresStore", broken)
+    with pytest.raises(ZeroDivisionError, match="planted"):
+        main(["serve", "--db", "postgresql://127.0.0.1:1/tables"])
+
+
 def test_serve_says_how_to_install_the_postgres_extra_when_it_is_missing(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     real = importlib.util.find_spec

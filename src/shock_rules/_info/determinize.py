@@ -30,7 +30,7 @@ from typing import Final
 
 import attrs
 
-from .._errors import InvalidArgumentError, InvalidStateError, ShockError, quoted
+from .._errors import InvalidArgumentError, InvalidStateError, quoted
 from .._rules import events as _events
 from .._rules.bits import iter_bits
 from .._rules.cards import CARDS, Card, mask_of
@@ -168,7 +168,11 @@ def determinize(view: PlayerView, rng: random.Random) -> State:
     ``ValueError``) if no state fits the view (a forged or corrupt view, events included: each
     must be an event whose fields hold their declared types and name seats of the game),
     :class:`~shock_rules.InvalidArgumentError` if ``rng`` is not a ``random.Random``, and
-    ``TypeError`` if ``view`` is not a :class:`~shock_rules.PlayerView`.
+    ``TypeError`` if ``view`` is not a :class:`~shock_rules.PlayerView`. The view's parts are
+    taken for what they claim to be (its seats :class:`~shock_rules.SeatView` objects, its
+    cards :class:`~shock_rules.Card` objects): a view made by hand with objects of another
+    kind there fails as Python fails on them, as views from :func:`~shock_rules.view` and
+    :func:`~shock_rules.view_from_json` never do.
     """
     if type(view) is not PlayerView:
         raise TypeError(f"expected a PlayerView, not {type(view).__name__}")
@@ -228,23 +232,20 @@ _TRICK_INTS: Final[tuple[str, ...]] = ("seat", "gems")
 def check_view_ints(view: PlayerView) -> None:
     """Raise :class:`InvalidStateError` unless the view's integer fields hold integers (a
     bool is not one: the pure build's state check refuses it, and the compiled build would
-    read ``True`` as 1, see ``raw_field``); the bots call it too."""
-    try:
-        checks: list[tuple[object, tuple[str, ...]]] = [(view, _VIEW_INTS)]
-        checks += [(s, _SEAT_INTS) for s in view.seats]
-        checks += [(p, _TRICK_INTS) for p in view.trick]
-        if view.seat is not None:
-            checks.append((view, ("seat",)))
-        for obj, names in checks:
-            for name in names:
-                value = raw_field(obj, name)
-                if type(value) is not int:
-                    raise InvalidStateError(
-                        f"invalid view: its {name} must be an integer, not {quoted(value)}")
-    except ShockError:
-        raise
-    except Exception as exc:  # seats or a trick that are no tuple of seats or cards
-        raise InvalidStateError(f"invalid view: {quoted(exc, 200)}") from None
+    read ``True`` as 1, see ``raw_field``); the bots call it too. Its seats and trick are
+    taken for what a view holds (a tuple of :class:`SeatView` and of :class:`TrickCard`): a
+    view made by hand with anything else there fails as Python fails on it."""
+    checks: list[tuple[object, tuple[str, ...]]] = [(view, _VIEW_INTS)]
+    checks += [(s, _SEAT_INTS) for s in view.seats]
+    checks += [(p, _TRICK_INTS) for p in view.trick]
+    if view.seat is not None:
+        checks.append((view, ("seat",)))
+    for obj, names in checks:
+        for name in names:
+            value = raw_field(obj, name)
+            if type(value) is not int:
+                raise InvalidStateError(
+                    f"invalid view: its {name} must be an integer, not {quoted(value)}")
 
 
 def _event_fields() -> dict[type[Event], tuple[tuple[str, str], ...]]:
@@ -302,10 +303,33 @@ def _check_events(view: PlayerView) -> None:
                     f"invalid view: its events[{i}].winners: expected seats 0-{n - 1}")
 
 
+def _check_seats(view: PlayerView) -> None:
+    """Raise :class:`InvalidStateError` unless the seat numbers the draw goes by are the
+    game's: the viewer's (or ``None``), the seats' (0 to n-1, in order), and those of the
+    trick's cards, each seat once, a hidden card only another seat's with a face-down card
+    (the view's other numbers are checked by the state drawn and shown back)."""
+    n = view.config.players
+    if view.seat is not None and not 0 <= view.seat < n:
+        raise InvalidStateError(f"invalid view: there is no seat {view.seat} with {n} players")
+    if [s.seat for s in view.seats] != list(range(n)):
+        raise InvalidStateError(f"invalid view: expected seats 0-{n - 1} in order")
+    played: set[int] = set()
+    for i, p in enumerate(view.trick):
+        if not 0 <= p.seat < n or p.seat in played:
+            raise InvalidStateError(f"invalid view: its trick[{i}] is of seat {p.seat}: expected"
+                                    f" a seat 0-{n - 1} that has not played to the trick")
+        played.add(p.seat)
+        if p.card is None and (p.seat == view.seat or view.seats[p.seat].face_down_count < 1):
+            raise InvalidStateError(f"invalid view: its trick[{i}] hides the card of seat"
+                                    f" {p.seat}, which has no face-down card the viewer cannot"
+                                    " see")
+
+
 def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
     """Draw the hidden cards of ``view`` and return the state (checked when ``check``)."""
     if check:
         check_view_ints(view)
+        _check_seats(view)
         _check_events(view)
     cfg = view.config
     t = tables_for(cfg)
@@ -396,10 +420,15 @@ def _split_seats(view: PlayerView, held: list[int], hands: list[int], face_down:
 
 
 def _chest_counts(t: Tables, cards: tuple[ChestCard, ...]) -> tuple[int, ...]:
-    """Return how many of each kind of chest card ``cards`` holds."""
+    """Return how many of each kind of chest card ``cards`` holds; raise
+    :class:`InvalidStateError` for a card the game's edition lacks."""
     out = [0] * len(t.chest_cards)
     for c in cards:
-        out[t.chest_index[c]] += 1
+        i = t.chest_index.get(c)
+        if i is None:
+            raise InvalidStateError(f"invalid view: the chest card {c} is not in the game's"
+                                    " edition")
+        out[i] += 1
     return tuple(out)
 
 

@@ -233,16 +233,10 @@ class Edition:
         # must be what from_dict() makes of self.to_dict() (cards sorted, each chest card once).
         if _CHECKED.get():
             return
-        name = self.name
-        try:
-            checked = Edition.from_dict(self.to_dict(), source=repr(name)[:82])
-        except EditionError:
-            raise
-        except Exception as exc:
-            raise EditionError(f"edition {quoted(name)}: malformed fields ({quoted(exc, 120)})") \
-                from None
+        _check_items(self)  # what to_dict() reads of each field; from_dict() checks the rest
+        checked = Edition.from_dict(self.to_dict(), source=quoted(self.name))
         if checked != self:
-            raise EditionError(f"edition {quoted(name)}: its fields are not in the form"
+            raise EditionError(f"edition {quoted(self.name)}: its fields are not in the form"
                                " Edition.from_dict() gives them (cards sorted, each chest card"
                                " once)")
 
@@ -379,6 +373,31 @@ class Edition:
             },
             "chest": chest,
         }
+
+
+#: The fields of an edition that hold items, with what :meth:`Edition.to_dict` reads of each
+#: item: an object of a class, or a pair (a tuple of two) whose first item is of the class.
+_ITEMS: Final[tuple[tuple[str, type, bool, str], ...]] = (
+    ("gems", GemKind, False, "GemKind objects"),
+    ("poison_types", object, False, "poison types"),
+    ("poisons", Card, True, "(Card, poison type) pairs"),
+    ("potions", Card, False, "Card objects"),
+    ("gem_icons", Card, True, "(Card, icons) pairs"),
+    ("chest", ChestCard, True, "(ChestCard, count) pairs"),
+)
+
+
+def _check_items(edition: Edition) -> None:
+    """Raise :class:`EditionError` unless each field of ``edition`` that holds items is a
+    tuple of what :meth:`Edition.to_dict` reads (an edition made from its fields, which
+    :meth:`Edition.from_dict` then checks as it checks a file)."""
+    for name, kind, pairs, what in _ITEMS:
+        value = getattr(edition, name)
+        if not isinstance(value, tuple) or not all(
+                type(x) is tuple and len(x) == 2 and isinstance(x[0], kind) if pairs
+                else isinstance(x, kind) for x in value):
+            raise EditionError(f"edition {quoted(edition.name)}: its {name} must be a tuple of"
+                               f" {what}, not {quoted(value)}")
 
 
 def _top_level(source: str, data: object) -> Mapping[str, Any]:

@@ -134,13 +134,13 @@ def _postgres(url: str) -> Store | int:
     if importlib.util.find_spec("psycopg") is None:
         return report("serve", "a postgresql:// database needs psycopg:"
                       " pip install 'shock-rules[postgres]'", 1)
-    from ..server._postgres import PostgresStore, SchemaVersionError, _where
+    from ..server._postgres import DriverError, PostgresStore, SchemaVersionError, _where
 
     try:
         return PostgresStore(url)
     except (SchemaVersionError, ShockError) as exc:
         return report("serve", clip_message(str(exc)), 1)
-    except Exception as exc:  # psycopg's own errors (a refused login...): name it, no URL
+    except DriverError as exc:  # psycopg's own (a URL it cannot read...): name it, no URL
         return report("serve", f"cannot use {_where(url)} as the database:"
                       f" {type(exc).__name__}", 1)
 

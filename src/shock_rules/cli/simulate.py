@@ -192,7 +192,11 @@ def _run(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             print(f"\n{PROG} simulate: interrupted", file=sys.stderr)
             return 130
-        except Exception as exc:  # Ray's own errors for a bad address are of many kinds
+        except (ValueError, RuntimeError, OSError) as exc:
+            # What Ray raises for an address it cannot use: ValueError for one it cannot
+            # parse ("", "1.2.3.4") or a ray:// one without ray[client], RuntimeError for an
+            # unknown scheme ("nonsense://x"), ConnectionError when no cluster runs ("auto");
+            # start_ray's own ConnectionError when nothing answers at host:port.
             where = "" if args.address is None else f" at {quote(args.address)}"
             return report("simulate", f"cannot start or reach Ray{where}:"
                           f" {clip_message(str(exc) or type(exc).__name__)}", 2)

@@ -44,7 +44,12 @@ except ImportError as exc:
     raise missing_extra("shock_rules.server's PostgreSQL store", "postgres", exc,
                         frozenset({"psycopg"})) from None
 
-__all__ = ["SCHEMA_VERSION", "PostgresStore"]
+__all__ = ["SCHEMA_VERSION", "DriverError", "PostgresStore"]
+
+#: The base class of psycopg's errors: what making a :class:`PostgresStore` raises, besides
+#: :class:`StoreUnavailableError` and :class:`SchemaVersionError`, for a URL psycopg cannot
+#: read (``ProgrammingError``) or a database that refuses the schema (a missing privilege).
+DriverError: Final = psycopg.Error
 
 log = logging.getLogger("shock_rules.server")
 
@@ -198,7 +203,7 @@ class PostgresStore:
         if conn is not None:
             try:
                 conn.close()
-            except Exception:  # a connection already gone
+            except psycopg.Error:  # a connection already gone (psycopg's close hardly raises)
                 pass
 
     def _migrate(self, db: psycopg.Connection[tuple[object, ...]]) -> None:
