@@ -10,7 +10,6 @@ from collections.abc import Callable
 from ._errors import InvalidArgumentError, InvalidStateError, quoted
 from ._info.view import PlayerView
 from ._json import (
-    Doc,
     action_from_json,
     action_to_dict,
     config_from_json,
@@ -19,14 +18,12 @@ from ._json import (
     edition_to_dict,
     event_to_dict,
     events_from_json,
-    header,
-    kind_of,
-    parse_text,
     state_from_json,
     state_to_dict,
     view_from_json,
     view_to_dict,
 )
+from ._reading import Doc, header, kind_of, parse_text
 from ._rules.actions import Action
 from ._rules.config import GameConfig
 from ._rules.edition import Edition

@@ -28,7 +28,6 @@ shock_rules.InvalidStateError: invalid state: round 6 is not 1-5
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from types import UnionType
@@ -40,6 +39,18 @@ import cattrs
 from ._errors import InvalidNotationError, InvalidStateError, ShockError, quoted
 from ._info.determinize import determinize
 from ._info.view import HiddenCardDealt, HiddenCardPlayed, PlayerView
+from ._reading import (
+    Doc,
+    fail,
+    kind_of,
+    load_doc,
+    read_bool,
+    read_header,
+    read_int,
+    read_list,
+    read_obj,
+    read_str,
+)
 from ._rules import events as _events
 from ._rules.actions import Action, ActionKind, parse_action
 from ._rules.cards import Card, Suit, cards_of, parse_card
@@ -65,62 +76,9 @@ __all__ = [
 SCHEMA: Final = _SCHEMA
 
 T = TypeVar("T")
-Doc = Mapping[str, object]
 
 
 # -- strict readers ------------------------------------------------------------------------------
-
-
-def fail(path: str, message: str) -> InvalidStateError:
-    """Return the error for a document whose value at ``path`` is wrong (internal)."""
-    return InvalidStateError(f"invalid document: {path}: {message}")
-
-
-def read_obj(value: object, path: str, required: Sequence[str],
-             optional: Sequence[str] = ()) -> dict[str, object]:
-    """Return ``value`` as an object holding exactly the required keys and some optional ones."""
-    if not isinstance(value, dict):
-        raise fail(path, f"expected an object, not {kind_of(value)}")
-    for key in value:
-        if not isinstance(key, str) or (key not in required and key not in optional):
-            raise fail(path, f"unknown field {quoted(key)}")
-    for key in required:
-        if key not in value:
-            raise fail(path, f"missing field {quoted(key)}")
-    return value
-
-
-def read_int(value: object, path: str, low: int | None = None, high: int | None = None) -> int:
-    """Return ``value`` if it is an integer (not a bool) within ``low..high``."""
-    if type(value) is not int:
-        raise fail(path, f"expected an integer, not {kind_of(value)}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        bounds = f"{'' if low is None else low}..{'' if high is None else high}"
-        raise fail(path, f"{value} is out of range {bounds}")
-    return value
-
-
-def read_bool(value: object, path: str) -> bool:
-    """Return ``value`` if it is ``true`` or ``false``."""
-    if type(value) is not bool:
-        raise fail(path, f"expected true or false, not {kind_of(value)}")
-    return value
-
-
-def read_str(value: object, path: str) -> str:
-    """Return ``value`` if it is a string."""
-    if not isinstance(value, str):
-        raise fail(path, f"expected a string, not {kind_of(value)}")
-    return value
-
-
-def read_list(value: object, path: str, length: int | None = None) -> list[object]:
-    """Return ``value`` if it is a list (of ``length`` items, when given)."""
-    if not isinstance(value, list):
-        raise fail(path, f"expected a list, not {kind_of(value)}")
-    if length is not None and len(value) != length:
-        raise fail(path, f"expected {length} items, not {len(value)}")
-    return value
 
 
 def read_card(value: object, path: str) -> Card:
@@ -148,30 +106,6 @@ def read_enum(value: object, path: str, names: Mapping[str, T]) -> T:
     if text not in names:
         raise fail(path, f"unknown value {quoted(text)}: expected one of {', '.join(names)}")
     return names[text]
-
-
-def kind_of(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    return {int: "an integer", float: "a number", str: "a string", list: "a list",
-            dict: "an object"}.get(type(value), type(value).__name__)
-
-
-def read_header(data: object, kind: str, fields: Sequence[str],
-                optional: Sequence[str] = ()) -> dict[str, object]:
-    """Return a top-level document of ``kind`` after checking its schema and type tags."""
-    doc = read_obj(data, kind, ("schema", "type", *fields), optional)
-    if doc["schema"] != SCHEMA:
-        raise fail(f"{kind}.schema", f"expected {quoted(SCHEMA)}, not {quoted(doc['schema'])}")
-    if doc["type"] != kind:
-        raise fail(f"{kind}.type", f"expected {quoted(kind)}, not {quoted(doc['type'])}")
-    return doc
-
-
-def header(kind: str) -> dict[str, object]:
-    return {"schema": SCHEMA, "type": kind}
 
 
 # -- configs and editions ------------------------------------------------------------------------
@@ -637,20 +571,6 @@ def state_from_data(data: object, path: str) -> State:
 
 
 # -- public API ----------------------------------------------------------------------------------
-
-
-def parse_text(text: str | bytes) -> object:
-    if not isinstance(text, str | bytes):
-        raise InvalidStateError(f"invalid document: expected JSON text, not {kind_of(text)}")
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise InvalidStateError(f"invalid document: not valid JSON: {exc}") from None
-
-
-def load_doc(text: str | bytes | Doc) -> object:
-    """Return parsed JSON data from text, or the data itself (internal)."""
-    return parse_text(text) if isinstance(text, str | bytes) else text
 
 
 def state_from_json(text: str | bytes | Doc) -> State:

@@ -62,12 +62,8 @@ from ._json import (
     config_from_data,
     config_to_dict,
     edition_from_data,
-    fail,
-    load_doc,
-    read_header,
-    read_list,
-    read_str,
 )
+from ._reading import fail, load_doc, read_header, read_list, read_str
 from ._rules.actions import Action, parse_action
 from ._rules.config import GameConfig, Variant
 from ._rules.edition import Edition

@@ -17,7 +17,6 @@ from .._json import (
     edition_from_data,
     event_to_dict,
     events_from_json,
-    header,
     read_action,
     state_from_json,
     state_to_dict,
@@ -25,6 +24,7 @@ from .._json import (
     view_to_dict,
 )
 from .._notation.transcript import describe_event
+from .._reading import header
 from .._rules.actions import Action, parse_action
 from .._rules.check import check_state
 from .._rules.config import GameConfig, Variant

@@ -14,7 +14,8 @@ from .._errors import (
     ShockError,
     quoted,
 )
-from .._json import SCHEMA, kind_of
+from .._json import SCHEMA
+from .._reading import kind_of
 from ..games import AnyGame
 
 __all__ = [
