@@ -21,13 +21,15 @@ notation. ``#`` starts a comment that runs to the end of the line; blank lines a
     ...
     play 10H  # seat 0
 
-``Players``, ``Variant``, ``FirstLeader`` (a seat, or ``"chance"``) and ``Edition`` describe the
-config. ``Edition`` is ``"default"``, a path to an edition TOML file (relative to the record's
-directory; a regular file of at most 1 MiB, see :meth:`~shock_rules.Edition.load`), or the
-edition embedded as one line of JSON. A record from an untrusted source can name any file the
-process may read: parse such records with edition paths you trust, or embed the edition. If a
-``Result`` header is present (the final scores, by seat, separated by spaces) the replay must
-end the game with those scores.
+A record of another game than Shock! opens with its ``Game`` header (``[Game "melvin"]``); a
+record without one is Shock!'s. The game's own headers describe its config: Shock!'s
+``Players``, ``Variant``, ``FirstLeader`` (a seat, or ``"chance"``) and ``Edition``; Melvin Vs.
+Kronk's ``Players`` and ``Edition``. Shock!'s ``Edition`` is ``"default"``, a path to an
+edition TOML file (relative to the record's directory; a regular file of at most 1 MiB, see
+:meth:`~shock_rules.Edition.load`), or the edition embedded as one line of JSON. A record
+from an untrusted source can name any file the process may read: parse such records with
+edition paths you trust, or embed the edition. If a ``Result`` header is present (the final
+scores, by seat, separated by spaces) the replay must end the game with those scores.
 
 >>> import random
 >>> import shock_rules as sr
@@ -38,18 +40,25 @@ end the game with those scores.
 >>> record2 = parse_record(format_record(record))
 >>> record2 == record, replay(record2)[-1] == end
 (True, True)
+>>> from shock_rules import melvin
+>>> end = melvin.random_playout(melvin.GameConfig(players=3), random.Random(5), actions := [])
+>>> text = format_record(record_game(melvin.GameConfig(players=3), actions, result=True))
+>>> text.splitlines()[:3]
+['[Game "melvin"]', '[Players "3"]', '[Edition "default"]']
+>>> replay(parse_record(text))[-1] == end
+True
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
+from . import games
 from ._errors import (
     ConfigError,
     IllegalActionError,
@@ -58,17 +67,9 @@ from ._errors import (
     ShockError,
     quoted,
 )
-from ._json import (
-    config_from_data,
-    config_to_dict,
-    edition_from_data,
-)
-from ._reading import fail, load_doc, read_header, read_list, read_str
-from ._rules.actions import Action, parse_action
-from ._rules.config import GameConfig, Variant
-from ._rules.edition import Edition
-from ._rules.engine import apply, current_player, new_game
-from ._rules.state import CHANCE, Phase, State
+from ._reading import fail, load_doc, read_list, read_obj, read_str
+from ._shared import SCHEMA
+from .games import AnyGame
 
 __all__ = [
     "GameRecord",
@@ -80,8 +81,10 @@ __all__ = [
     "replay",
 ]
 
-#: Headers that describe the config; they are not kept among a record's free headers.
-CONFIG_HEADERS: Final = ("Players", "Variant", "FirstLeader", "Edition")
+#: Headers that describe a record's game and config, in any game; they are not kept among a
+#: record's free headers.
+CONFIG_HEADERS: Final = ("Game", *dict.fromkeys(
+    h for name in games.names() for h in games.get(name).header_names))
 _KEY_RE: Final = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,31}$")
 _HEADER_RE: Final = re.compile(
     r'\[([A-Za-z][A-Za-z0-9_]{0,31})[ \t]+"((?:[^"\\]|\\.)*)"\][ \t]*(?:#.*)?', re.ASCII)
@@ -123,35 +126,52 @@ def _headers(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tupl
     return tuple(pairs)
 
 
-def _actions(value: Iterable[Action]) -> tuple[Action, ...]:
+def _game_of(config: object) -> AnyGame:
+    try:
+        return games.of(config)
+    except InvalidArgumentError:
+        raise ConfigError(f"a record needs a game's config (a GameConfig), not"
+                          f" {quoted(config)}") from None
+
+
+def _check_config(instance: object, attribute: object, value: object) -> None:
+    _game_of(value)
+
+
+def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
         raise InvalidArgumentError(f"a record holds a list of actions, not {quoted(value)}")
-    actions = tuple(value)
-    for a in actions:
-        if type(a) is not Action:
-            raise InvalidArgumentError(
-                f"a record holds actions, not {quoted(a)} (parse text with parse_action)")
-    return actions
-
-
-def _check_config(instance: object, attribute: object, value: GameConfig) -> None:
-    if not isinstance(value, GameConfig):
-        raise ConfigError(f"a record needs a GameConfig, not {quoted(value)}")
+    return tuple(value)
 
 
 @attrs.frozen
 class GameRecord:
-    """A config, every action of the game in order (chance outcomes included) and free
-    headers. Records may stop before the game ends (a game in progress)."""
+    """A config of any registered game, every action of the game in order (chance outcomes
+    included) and free headers. Records may stop before the game ends (a game in
+    progress)."""
 
-    #: The game's configuration.
-    config: GameConfig = attrs.field(validator=_check_config)
+    #: The game's configuration (its game: :attr:`game`).
+    config: Any = attrs.field(validator=_check_config)
     #: Every action, chance outcomes included, in order.
-    actions: tuple[Action, ...] = attrs.field(converter=_actions)
+    actions: tuple[Any, ...] = attrs.field(converter=_tuple)
     #: Free headers as (name, value) pairs in order, e.g. ``("Seat0", "Ann")``.
     headers: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_headers)
     #: The text line of each action, when the record was parsed from text (not compared).
     lines: tuple[int, ...] | None = attrs.field(default=None, eq=False, repr=False)
+
+    @actions.validator
+    def _check_actions(self, attribute: object, value: object) -> None:
+        kind = _game_of(self.config).action_type
+        assert isinstance(value, tuple)  # made one by the converter
+        for a in value:
+            if not isinstance(a, kind):
+                raise InvalidArgumentError(
+                    f"a record holds actions, not {quoted(a)} (parse text with parse_action)")
+
+    @property
+    def game(self) -> str:
+        """The name of the record's game in :mod:`shock_rules.games` (``"shock"``)."""
+        return _game_of(self.config).name
 
     def header(self, name: str, default: str | None = None) -> str | None:
         """Return the value of a free header, or ``default``."""
@@ -159,32 +179,34 @@ class GameRecord:
 
 
 def record_game(
-    config: GameConfig,
-    actions: Iterable[Action | str],
+    config: Any,
+    actions: Iterable[Any],
     headers: Mapping[str, str] | None = None,
     *,
     result: bool = False,
 ) -> GameRecord:
-    """Return the record of a game played from ``config`` with ``actions`` (objects or
-    notation). The actions are replayed to check them; ``result=True`` adds a ``Result``
-    header with the final scores (the game must be over). Raise :class:`RecordError` if an
-    action is illegal."""
+    """Return the record of a game played from ``config`` (of any registered game) with
+    ``actions`` (objects or notation). The actions are replayed to check them;
+    ``result=True`` adds a ``Result`` header with the final scores (the game must be over).
+    Raise :class:`RecordError` if an action is illegal."""
+    game = _game_of(config)
     if isinstance(actions, str | bytes) or not isinstance(actions, Iterable):
         raise InvalidArgumentError(f"record_game() needs a list of actions, not {quoted(actions)}")
     if headers is not None and not isinstance(headers, Mapping):
         raise InvalidArgumentError(f"record_game() needs headers as a mapping, not"
                                    f" {quoted(headers)}")
-    acts = tuple(a if isinstance(a, Action) else parse_action(a) for a in actions)
+    acts = tuple(a if isinstance(a, game.action_type) else game.parse_action(a)
+                 for a in actions)
     record = GameRecord(config, acts, dict(headers or {}))
     states = replay(record)
     if result:
         end = states[-1]
-        if end.phase is not Phase.OVER:
+        if not game.is_terminal(end):
             raise RecordError("cannot state a result: the game is not over",
                               index=len(acts))
         record = attrs.evolve(
             record, headers=(*[h for h in record.headers if h[0] != "Result"],
-                             ("Result", " ".join(map(str, end.in_bag)))))
+                             ("Result", " ".join(map(str, game.scores(end))))))
     return record
 
 
@@ -194,21 +216,22 @@ def _where(record: GameRecord, index: int) -> str:
     return f"action {index + 1}"
 
 
-def replay(record: GameRecord) -> list[State]:
+def replay(record: GameRecord) -> list[Any]:
     """Return every state of the record: the new game, then the state after each action.
 
     Raise :class:`RecordError` naming the line (or action number) where the replay stopped
     when an action is illegal there, or when a ``Result`` header is given and the record ends
-    before the game does, or with other scores. Every state passes
-    :func:`~shock_rules.check_state`: each is made by :func:`~shock_rules.apply`.
+    before the game does, or with other scores. Every state passes the game's
+    ``check_state``: each is made by its ``apply``.
     """
     if not isinstance(record, GameRecord):
         raise InvalidArgumentError(f"replay() needs a GameRecord, not {quoted(record)}")
-    state = new_game(record.config)
+    game = _game_of(record.config)
+    state = game.new_game(record.config)
     states = [state]
     for i, action in enumerate(record.actions):
         try:
-            state = apply(state, action)
+            state = game.apply(state, action)
         except IllegalActionError as exc:
             line = record.lines[i] if record.lines is not None and i < len(record.lines) else None
             raise RecordError(f"{_where(record, i)}: {exc}", action=action, seat=exc.seat,
@@ -217,14 +240,15 @@ def replay(record: GameRecord) -> list[State]:
     stated = record.header("Result")
     if stated is not None:
         last_line = record.lines[-1] if record.lines else None
-        if state.phase is not Phase.OVER:
-            turn = current_player(state)
-            who = "chance" if turn is CHANCE else f"seat {turn}"
+        if not game.is_terminal(state):
+            seats = game.seats_to_act(state)
+            who = ("chance" if game.is_chance(state)
+                   else "seat " + " or ".join(map(str, seats)))
             raise RecordError(
                 f"the record ends after {len(record.actions)} actions"
                 f"{f' (line {last_line})' if last_line else ''} before the game is over:"
                 f" {who} must act", line=last_line, index=len(record.actions))
-        scores = " ".join(map(str, state.in_bag))
+        scores = " ".join(map(str, game.scores(state)))
         if stated.split() != scores.split():
             raise RecordError(f"the stated result {quoted(stated)} differs from the replay's"
                               f" {quoted(scores)}", line=last_line, index=len(record.actions))
@@ -246,9 +270,10 @@ def format_record(record: GameRecord, *, edition_ref: str | None = None,
                   annotate: bool = True) -> str:
     """Return the record as text (see the module docstring).
 
-    A custom edition is embedded as JSON, unless ``edition_ref`` names the file it will be
-    read from. ``annotate`` adds comments naming the round at its start and the seat of each
-    player decision (they are ignored when the text is read back).
+    A custom edition (Shock!'s) is embedded as JSON, unless ``edition_ref`` names the file it
+    will be read from. ``annotate`` adds comments where the game gives them: Shock!'s round at
+    its start and the seat of each player decision (they are ignored when the text is read
+    back).
     """
     if not isinstance(record, GameRecord):
         raise InvalidArgumentError(f"format_record() needs a GameRecord, not {quoted(record)}")
@@ -257,33 +282,24 @@ def format_record(record: GameRecord, *, edition_ref: str | None = None,
                                     or edition_ref.startswith("{") or edition_ref == "default"):
         raise InvalidArgumentError(
             f"invalid edition_ref {quoted(edition_ref)}: expected a file path on one line")
-    cfg = record.config
-    if cfg.edition == Edition.default():
-        edition = "default"
-    elif edition_ref is not None:
-        edition = edition_ref
-    else:
-        edition = json.dumps(cfg.edition.to_dict(), separators=(",", ":"))
-    lines = [
-        f"[Players {_quote(str(cfg.players))}]",
-        f"[Variant {_quote(cfg.variant.value)}]",
-        f"[FirstLeader {_quote('chance' if cfg.first_leader is None else str(cfg.first_leader))}]",
-        f"[Edition {_quote(edition)}]",
-    ]
+    game = _game_of(record.config)
+    lines = [] if game.name == "shock" else [f"[Game {_quote(game.name)}]"]
+    lines += [f"[{k} {_quote(v)}]" for k, v in game.config_headers(record.config, edition_ref)]
     lines += [f"[{k} {_quote(v)}]" for k, v in record.headers]
     lines.append("")
-    state: State | None = new_game(cfg) if annotate else None
-    shown_round = 0
+    state = game.new_game(record.config) if annotate else None
+    shown = None
     for action in record.actions:
         text = str(action)
         if state is not None:
-            if state.round != shown_round:
-                lines.append(f"# round {state.round}")
-                shown_round = state.round
-            if not action.is_chance:
-                text = f"{text:<12} # seat {state.actor}"
+            heading, comment = game.annotate(state, action)
+            if heading is not None and heading != shown:
+                lines.append(f"# {heading}")
+                shown = heading
+            if comment is not None:
+                text = f"{text:<12} # {comment}"
             try:
-                state = apply(state, action)
+                state = game.apply(state, action)
             except IllegalActionError:
                 state = None  # an illegal record is written as it is, without annotations
         lines.append(text)
@@ -295,8 +311,8 @@ def parse_record(text: str, *, base_dir: str | Path | None = None) -> GameRecord
     ``base_dir`` (default: the current directory).
 
     Raise :class:`~shock_rules.InvalidNotationError` naming the line of a malformed header
-    or action, or a missing config header. The actions are not replayed here: call
-    :func:`replay`.
+    or action, an unknown game, or a missing config header. The actions are not replayed
+    here: call :func:`replay`.
     """
     if not isinstance(text, str):
         raise InvalidNotationError(f"a record must be text, not {type(text).__name__}")
@@ -306,12 +322,11 @@ def parse_record(text: str, *, base_dir: str | Path | None = None) -> GameRecord
     config_values: dict[str, tuple[str, int]] = {}
     free: list[tuple[str, str]] = []
     free_keys: set[str] = set()  # a set, not a scan of ``free``: hostile records have many
-    actions: list[Action] = []
-    lines: list[int] = []
+    texts: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if line.startswith("["):
-            if actions:
+            if texts:
                 raise InvalidNotationError(f"line {number}: a header after the actions")
             m = _HEADER_RE.fullmatch(line)
             if m is None:
@@ -327,71 +342,68 @@ def parse_record(text: str, *, base_dir: str | Path | None = None) -> GameRecord
                 free_keys.add(key)
             continue
         line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
+        if line:
+            texts.append((number, line))
+    game = _record_game(config_values)
+    for key, (_, number) in config_values.items():
+        if key != "Game" and key not in game.header_names:
+            raise InvalidNotationError(f"line {number}: [{key}] is no header of a {game.name}"
+                                       " record")
+    actions = []
+    for number, line in texts:
         try:
-            actions.append(parse_action(line))
+            actions.append(game.parse_action(line))
         except InvalidNotationError as exc:
             raise InvalidNotationError(f"line {number}: {exc}") from None
-        lines.append(number)
-    config = _config_from_headers(config_values, base_dir)
-    return GameRecord(config, tuple(actions), tuple(free), tuple(lines))
+    base = None if base_dir is None else Path(base_dir)
+    config = game.config_from_headers(config_values, base)
+    return GameRecord(config, actions, tuple(free), tuple(n for n, _ in texts))
 
 
-def _config_from_headers(values: dict[str, tuple[str, int]],
-                         base_dir: str | Path | None) -> GameConfig:
-    for key in ("Players", "Variant"):
-        if key not in values:
-            raise InvalidNotationError(f"the record has no [{key} \"...\"] header")
-
-    def bad(key: str, message: str) -> InvalidNotationError:
-        return InvalidNotationError(f"line {values[key][1]}: [{key}]: {message}")
-
-    players_text = values["Players"][0]
-    if players_text not in ("3", "4", "5"):
-        raise bad("Players", f"expected 3, 4 or 5, not {quoted(players_text)}")
-    players = int(players_text)
-    try:
-        variant = Variant.parse(values["Variant"][0])
-    except ShockError as exc:
-        raise bad("Variant", str(exc)) from None
-    first: int | None = None
-    if "FirstLeader" in values and values["FirstLeader"][0] != "chance":
-        text = values["FirstLeader"][0]
-        if text not in [str(i) for i in range(players)]:
-            raise bad("FirstLeader",
-                      f"expected a seat 0-{players - 1} or 'chance', not {quoted(text)}")
-        first = int(text)
-    edition = Edition.default()
-    ref = values.get("Edition", ("default", 0))[0]
-    if ref.startswith("{"):
-        try:
-            edition = edition_from_data(json.loads(ref), "edition")
-        except (ValueError, RecursionError) as exc:
-            raise bad("Edition", f"the embedded edition is invalid: {exc}") from None
-    elif ref != "default":
-        path = Path(base_dir or ".") / ref
-        try:
-            edition = Edition.load(path)
-        except ShockError as exc:
-            raise bad("Edition", str(exc)) from None
-    return GameConfig(players=players, variant=variant, edition=edition, first_leader=first)
+def _record_game(values: Mapping[str, tuple[str, int]]) -> AnyGame:
+    """Return the game a text record's ``Game`` header names (none: Shock!)."""
+    if "Game" not in values:
+        return games.get("shock")
+    name, number = values["Game"]
+    if name not in games.names():
+        raise InvalidNotationError(f"line {number}: [Game]: unknown game {quoted(name)}:"
+                                   f" expected one of {', '.join(games.names())}")
+    return games.get(name)
 
 
 # -- JSON form -------------------------------------------------------------------------------
 
 
 def record_to_dict(record: GameRecord) -> dict[str, object]:
-    """Return the fields of a record's JSON document (without schema tags; internal)."""
-    return {"config": config_to_dict(record.config), "headers": dict(record.headers),
-            "actions": [str(a) for a in record.actions]}
+    """Return the fields of a record's JSON document (without schema tags; internal): for
+    another game than Shock!, its ``"game"`` first."""
+    game = _game_of(record.config)
+    config = {k: v for k, v in game.config_document(record.config).items()
+              if k not in ("schema", "game", "type")}
+    return {**({} if game.name == "shock" else {"game": game.name}), "config": config,
+            "headers": dict(record.headers), "actions": [str(a) for a in record.actions]}
 
 
 def record_from_json(text: str | bytes | Mapping[str, object]) -> GameRecord:
     """Return the record of a ``"record"`` JSON document; raise
     :class:`~shock_rules.InvalidStateError` if it is malformed (the actions are not replayed)."""
-    doc = read_header(load_doc(text), "record", ("config", "headers", "actions"))
-    config = config_from_data(doc["config"], "record.config")
+    doc = read_obj(load_doc(text), "record", ("schema", "type", "config", "headers", "actions"),
+                   ("game",))
+    if doc["schema"] != SCHEMA:
+        raise fail("record.schema", f"expected {quoted(SCHEMA)}, not {quoted(doc['schema'])}")
+    if doc["type"] != "record":
+        raise fail("record.type", f"expected 'record', not {quoted(doc['type'])}")
+    name = doc.get("game", "shock")
+    if name not in games.names():
+        raise fail("record.game", f"unknown game {quoted(name)}: expected one of"
+                   f" {', '.join(games.names())}")
+    game = games.get(str(name))
+    tags = {k: v for k, v in game.config_document(game.config()).items()
+            if k in ("schema", "game", "type")}
+    body = doc["config"]
+    if not isinstance(body, dict) or set(tags) & set(body):
+        raise fail("record.config", "expected an object of the config's fields")
+    config = game.read_config({**tags, **body})
     heads = doc["headers"]
     if not isinstance(heads, dict):
         raise fail("record.headers", "expected an object of header names and texts")
@@ -399,11 +411,12 @@ def record_from_json(text: str | bytes | Mapping[str, object]) -> GameRecord:
     for i, item in enumerate(read_list(doc["actions"], "record.actions")):
         where = f"record.actions[{i}]"
         try:
-            actions.append(parse_action(read_str(item, where)))
+            actions.append(game.parse_action(read_str(item, where)))
         except InvalidNotationError as exc:
             raise fail(where, str(exc)) from None
     try:
         headers = _headers((k, read_str(v, f"record.headers.{k}")) for k, v in heads.items())
     except InvalidArgumentError as exc:  # a header name or text no record takes
         raise fail("record.headers", str(exc)) from None
-    return GameRecord(config, tuple(actions), headers)
+    return GameRecord(config, actions, headers)
+

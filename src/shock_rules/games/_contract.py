@@ -154,8 +154,9 @@ class Game(Generic[C, S, A, V]):
     schema: Callable[[str], dict[str, Any]]
 
     # -- records ------------------------------------------------------------------------
-    #: ``config_headers(config)``: a text record's headers for the config (``Players``...).
-    config_headers: Callable[[C], tuple[tuple[str, str], ...]]
+    #: ``config_headers(config, edition_ref=None)``: a text record's headers for the config
+    #: (``Players``...); ``edition_ref`` names the file a custom edition will be read from.
+    config_headers: Callable[..., tuple[tuple[str, str], ...]]
     #: ``config_from_headers(values, base_dir)``: the config of a text record's headers
     #: (name to ``(value, line)``); ``InvalidNotationError`` naming the line when wrong.
     config_from_headers: Callable[[Mapping[str, tuple[str, int]], Path | None], C]

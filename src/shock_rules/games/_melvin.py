@@ -26,8 +26,11 @@ __all__ = ["MELVIN"]
 HEADERS: Final = ("Players", "Edition")
 
 
-def config_headers(config: mk.GameConfig) -> tuple[tuple[str, str], ...]:
-    """Return a text record's headers for ``config``: ``Players`` and ``Edition``."""
+def config_headers(config: mk.GameConfig, edition_ref: str | None = None
+                   ) -> tuple[tuple[str, str], ...]:
+    """Return a text record's headers for ``config``: ``Players`` and ``Edition`` (the name
+    of a shipped edition: ``edition_ref``, a file of Shock!'s custom editions, means
+    nothing here)."""
     return ("Players", str(config.players)), ("Edition", config.edition)
 
 

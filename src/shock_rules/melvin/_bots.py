@@ -9,9 +9,10 @@ action of the fastest; each seat draws from a generator of its own, so a race de
 the seed (M5). A bot under *Mão para trás* or *Olho fechado* reacts more slowly (M9).
 
 >>> import random
+>>> from shock_rules import melvin
 >>> from shock_rules.bots import play_game
->>> end = play_game(GameConfig(players=3), [ReactionBot(), ReactionBot(0.3), RandomBot()],
-...                 random.Random(1))
+>>> bots = [melvin.ReactionBot(), melvin.ReactionBot(0.3), melvin.RandomBot()]
+>>> end = play_game(melvin.GameConfig(players=3), bots, random.Random(1))
 >>> end.end_reason is not None
 True
 """
