@@ -21,7 +21,12 @@ lives here, in pure Python:
   :data:`NUM_ACTIONS` ``- 1`` (play, withdraw, down and cover a card; reveal; stop), and
   :func:`action_mask` marks the legal ones;
 - :func:`final_rewards` is what the adapters pay at the end of a game (score shares by default,
-  win shares or raw scores, optionally zero-sum).
+  win shares or raw scores, optionally zero-sum);
+- for Melvin Vs. Kronk, :func:`encode_melvin` turns a seat's :class:`shock_rules.melvin.View`
+  into a vector whose fields :func:`melvin_layout` lists, and :func:`melvin_action_index`,
+  :func:`melvin_action_of` and :func:`melvin_action_mask` number a seat's decisions ``0`` to
+  :data:`NUM_MELVIN_ACTIONS` ``- 1``, index :data:`MELVIN_WAIT` (0) being *wait* (the table is
+  in the module ``shock_rules.envs._melvin``).
 
 >>> import random
 >>> import shock_rules as sr
@@ -54,11 +59,23 @@ from ._encoding import (
     mask_seat,
     observation_size,
 )
+from ._melvin import (
+    MELVIN_WAIT,
+    NUM_MELVIN_ACTIONS,
+    encode_melvin,
+    melvin_action_index,
+    melvin_action_mask,
+    melvin_action_of,
+    melvin_layout,
+    melvin_observation_size,
+)
 from ._rewards import REWARDS, final_rewards
 
 __all__ = [
     "GEM_BOUND",
+    "MELVIN_WAIT",
     "NUM_ACTIONS",
+    "NUM_MELVIN_ACTIONS",
     "REWARDS",
     "EncodingError",
     "Field",
@@ -66,10 +83,16 @@ __all__ = [
     "action_mask",
     "action_of",
     "encode",
+    "encode_melvin",
     "encode_seat",
     "final_rewards",
     "layout",
     "mask_seat",
+    "melvin_action_index",
+    "melvin_action_mask",
+    "melvin_action_of",
+    "melvin_layout",
+    "melvin_observation_size",
     "observation_size",
 ]
 
