@@ -1,7 +1,9 @@
 """Adapters to the frameworks game-AI research trains in, each behind its own extra.
 
 - :mod:`shock_rules.envs.pettingzoo` (extra ``pettingzoo``): an AEC environment of the whole
-  table, ``env(players=4, variant="standard", render_mode=None)``, agents ``player_0``...
+  table, ``env(players=4, variant="standard", render_mode=None)``, agents ``player_0``...;
+  and ``parallel_env(game="melvin", players=4)``, a parallel environment of Melvin Vs. Kronk
+  where every agent acts at every step and the actions race.
 - :mod:`shock_rules.envs.openspiel` (extra ``openspiel``): importing it registers the Python
   game ``python_shock_rules`` with explicit chance nodes and their exact probabilities.
 - :mod:`shock_rules.envs.gymnasium` (extra ``gymnasium``): one seat against bots, registered
