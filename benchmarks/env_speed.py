@@ -16,7 +16,12 @@ side, in interleaved rounds of ``--seconds`` each (the machine is shared: median
   decision, as an agent would (``oh_hell`` has no observation tensor), chance outcomes sampled
   by their probabilities.
 
-    python benchmarks/env_speed.py [--rounds 5] [--seconds 2] [--players 4]
+With ``--game melvin`` it measures our PettingZoo parallel environment of Melvin Vs. Kronk
+instead (``shock_rules.envs.pettingzoo.parallel_env``): at each step every agent picks
+uniformly among the legal indexes of its mask (the wait index included), and the steps per
+second count parallel steps (each one every agent's action).
+
+    python benchmarks/env_speed.py [--rounds 5] [--seconds 2] [--players 4] [--game melvin]
 """
 
 from __future__ import annotations
@@ -47,6 +52,35 @@ def pettingzoo_loop(make: Callable[[], object], seconds: float, seed: int) -> fl
             if steps % 64 == 0 and time.perf_counter() - t0 >= seconds:
                 return steps / (time.perf_counter() - t0)
         env.reset(seed=int(rng.integers(1 << 30)))  # type: ignore[attr-defined]
+
+
+def parallel_loop(make: Callable[[], object], seconds: float, seed: int) -> float:
+    """Parallel steps per second of a PettingZoo parallel environment under the random
+    driver (every agent a legal index of its mask)."""
+    env = make()
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)  # type: ignore[attr-defined]
+    steps, t0 = 0, time.perf_counter()
+    while True:
+        actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
+        obs, _, _, _, _ = env.step(actions)  # type: ignore[attr-defined]
+        steps += 1
+        if not env.agents:  # type: ignore[attr-defined]
+            obs, _ = env.reset(seed=int(rng.integers(1 << 30)))  # type: ignore[attr-defined]
+        if steps % 64 == 0 and time.perf_counter() - t0 >= seconds:
+            return steps / (time.perf_counter() - t0)
+
+
+def melvin_main(args: argparse.Namespace) -> None:
+    """Measure the Melvin Vs. Kronk parallel environment alone (``--game melvin``)."""
+    from shock_rules.envs.pettingzoo import parallel_env
+
+    rates = []
+    for r in range(args.rounds):
+        rates.append(parallel_loop(lambda: parallel_env(players=args.players), args.seconds,
+                                   args.seed + r))
+        print(f"round {r + 1}/{args.rounds} done", flush=True)
+    print(_summary(f"shock_rules Melvin parallel ({args.players} players)", rates))
 
 
 def gymnasium_loop(players: int, seconds: float, seed: int) -> float:
@@ -101,7 +135,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--game", choices=("shock", "melvin"), default="shock")
     args = ap.parse_args()
+    if args.game == "melvin":
+        melvin_main(args)
+        return
 
     from pettingzoo.classic import texas_holdem_v4
 

@@ -1,7 +1,9 @@
 """Adapters to the frameworks game-AI research trains in, each behind its own extra.
 
 - :mod:`shock_rules.envs.pettingzoo` (extra ``pettingzoo``): an AEC environment of the whole
-  table, ``env(players=4, variant="standard", render_mode=None)``, agents ``player_0``...
+  table, ``env(players=4, variant="standard", render_mode=None)``, agents ``player_0``...;
+  and ``parallel_env(game="melvin", players=4)``, a parallel environment of Melvin Vs. Kronk
+  where every agent acts at every step and the actions race.
 - :mod:`shock_rules.envs.openspiel` (extra ``openspiel``): importing it registers the Python
   game ``python_shock_rules`` with explicit chance nodes and their exact probabilities.
 - :mod:`shock_rules.envs.gymnasium` (extra ``gymnasium``): one seat against bots, registered
@@ -21,7 +23,12 @@ lives here, in pure Python:
   :data:`NUM_ACTIONS` ``- 1`` (play, withdraw, down and cover a card; reveal; stop), and
   :func:`action_mask` marks the legal ones;
 - :func:`final_rewards` is what the adapters pay at the end of a game (score shares by default,
-  win shares or raw scores, optionally zero-sum).
+  win shares or raw scores, optionally zero-sum);
+- for Melvin Vs. Kronk, :func:`encode_melvin` turns a seat's :class:`shock_rules.melvin.View`
+  into a vector whose fields :func:`melvin_layout` lists, and :func:`melvin_action_index`,
+  :func:`melvin_action_of` and :func:`melvin_action_mask` number a seat's decisions ``0`` to
+  :data:`NUM_MELVIN_ACTIONS` ``- 1``, index :data:`MELVIN_WAIT` (0) being *wait* (the table is
+  in the module ``shock_rules.envs._melvin``).
 
 >>> import random
 >>> import shock_rules as sr
@@ -54,11 +61,23 @@ from ._encoding import (
     mask_seat,
     observation_size,
 )
+from ._melvin import (
+    MELVIN_WAIT,
+    NUM_MELVIN_ACTIONS,
+    encode_melvin,
+    melvin_action_index,
+    melvin_action_mask,
+    melvin_action_of,
+    melvin_layout,
+    melvin_observation_size,
+)
 from ._rewards import REWARDS, final_rewards
 
 __all__ = [
     "GEM_BOUND",
+    "MELVIN_WAIT",
     "NUM_ACTIONS",
+    "NUM_MELVIN_ACTIONS",
     "REWARDS",
     "EncodingError",
     "Field",
@@ -66,10 +85,16 @@ __all__ = [
     "action_mask",
     "action_of",
     "encode",
+    "encode_melvin",
     "encode_seat",
     "final_rewards",
     "layout",
     "mask_seat",
+    "melvin_action_index",
+    "melvin_action_mask",
+    "melvin_action_of",
+    "melvin_layout",
+    "melvin_observation_size",
     "observation_size",
 ]
 

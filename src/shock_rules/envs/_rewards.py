@@ -5,7 +5,9 @@ Rewards are paid once, when the game ends (every step before pays 0):
 - ``"share"`` (the default): each seat's score over the sum of all scores; if nobody scored,
   every seat gets ``1 / players``. The rewards sum to 1.
 - ``"win"``: ``1 / k`` to each of the ``k`` seats with the highest score (ties share the
-  victory, K28), 0 to the others. The rewards sum to 1.
+  victory, K28), 0 to the others; or, when the game names its ``winners`` (Melvin Vs. Kronk:
+  the best score among the players still in the game, MK-END-2), to each of those. The
+  rewards sum to 1.
 - ``"score"``: the raw score, the value of the gems in the seat's bag (general-sum).
 
 With ``zero_sum=True`` the mean reward is subtracted from every seat's, so the rewards sum
@@ -14,7 +16,7 @@ to 0 (for ``"share"`` and ``"win"`` that is ``1 / players``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Final
 
 from .._errors import ConfigError, InvalidArgumentError, check_bool, quoted
@@ -43,24 +45,39 @@ def _check_scores(scores: object) -> Sequence[int]:
     return scores
 
 
-def final_rewards(scores: Sequence[int], reward: str = "share",
-                  zero_sum: bool = False) -> list[float]:
-    """Return each seat's final reward for the final ``scores`` under the scheme ``reward``.
+def _check_winners(winners: object, n: int) -> set[int]:
+    if (not isinstance(winners, Collection) or isinstance(winners, (str, bytes))
+            or not winners or not all(type(s) is int and 0 <= s < n for s in winners)):
+        raise InvalidArgumentError(
+            f"invalid winners {quoted(winners)}: expected a non-empty collection of seats"
+            f" 0-{n - 1}")
+    return set(winners)
+
+
+def final_rewards(scores: Sequence[int], reward: str = "share", zero_sum: bool = False,
+                  winners: Collection[int] | None = None) -> list[float]:
+    """Return each seat's final reward for the final ``scores`` under the scheme ``reward``;
+    ``winners``, when given, are the seats that won (for ``"win"``; by default the seats with
+    the highest score).
 
     Raise :class:`~shock_rules.InvalidArgumentError` unless ``scores`` is a non-empty list of
-    integers 0 or more, and :class:`~shock_rules.ConfigError` for an unknown ``reward`` or a
-    ``zero_sum`` that is not a bool.
+    integers 0 or more and ``winners`` (when given) a non-empty collection of its seats, and
+    :class:`~shock_rules.ConfigError` for an unknown ``reward`` or a ``zero_sum`` that is not
+    a bool.
     """
     _check_scores(scores)
     check_reward(reward)
     check_bool("zero_sum", zero_sum, ConfigError)
     n = len(scores)
+    if winners is None:
+        best = max(scores)
+        won = {s for s, v in enumerate(scores) if v == best}
+    else:
+        won = _check_winners(winners, n)
     if reward == "score":
         out = [float(s) for s in scores]
     elif reward == "win":
-        best = max(scores)
-        k = sum(1 for s in scores if s == best)
-        out = [1.0 / k if s == best else 0.0 for s in scores]
+        out = [1.0 / len(won) if s in won else 0.0 for s in range(n)]
     else:
         total = sum(scores)
         out = [s / total for s in scores] if total > 0 else [1.0 / n] * n

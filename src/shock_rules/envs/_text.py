@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .._info.view import PlayerView
 from .._rules.state import Status
+from ..melvin import Event, View, describe_event
 
-__all__ = ["table_text"]
+__all__ = ["melvin_table_text", "table_text"]
 
 _COLUMNS = ("seat", "status", "hand", "on bag", "in bag", "poisons", "potions", "void")
 
@@ -40,4 +43,40 @@ def table_text(view: PlayerView) -> str:
     lines.append(f"trick: {trick}")
     if view.seat is not None:
         lines.append(f"seat {view.seat} hand: {' '.join(str(c) for c in view.hand) or '-'}")
+    return "\n".join(lines) + "\n"
+
+
+_MELVIN_COLUMNS = ("seat", "status", "draw", "discard", "top", "gems", "penalties")
+
+
+def melvin_table_text(view: View, events: Iterable[Event] = ()) -> str:
+    """Return a Melvin Vs. Kronk view as lines of text: the step, phase and decks, one row per
+    seat (``>`` marks the seat to move), the open award window and *Óculos Geek* targets, and
+    one line per event of ``events`` (as the viewer may see them: the caller filters them). It
+    shows only what the view holds."""
+    played = " ".join(view.played) or "-"
+    head = (f"Melvin Vs. Kronk, step {view.step}, {view.phase.value}  gem deck"
+            f" {view.gem_deck_size}  penalty deck {view.penalty_deck_size}  played {played}")
+    rows = [list(_MELVIN_COLUMNS)]
+    for s in range(view.players):
+        top = view.tops[s]
+        gems = view.gems[s]
+        rows.append([
+            f"{'>' if s == view.to_move else ' '}{s}", "in" if view.in_game[s] else "out",
+            str(view.draw_sizes[s]), str(view.discard_sizes[s]),
+            "-" if top is None else f"V{top}",
+            str(view.gem_counts[s]) + ("" if gems is None else f" ({' '.join(gems) or '-'})"),
+            " ".join(view.penalties[s]) or "-",
+        ])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(_MELVIN_COLUMNS))]
+    lines = [head] + ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                      for r in rows]
+    if view.award_winner is not None:
+        drawn = "" if view.award_drawn is None else f": {' '.join(view.award_drawn)}"
+        lines.append(f"award: seat {view.award_winner} won the slap, seat {view.award_taker}"
+                     f" takes the Gem cards{drawn}")
+    if view.oculos_targets:
+        lines.append("oculos: seats " + " ".join(map(str, view.oculos_targets))
+                     + " may lose a Gem card to an Oculos Geek")
+    lines += [f"  {describe_event(e)}" for e in events]
     return "\n".join(lines) + "\n"
