@@ -1,12 +1,14 @@
 """Documents of any type: write any object of the package as a JSON document, and read any
-document back by its ``"type"`` (the per-type readers and writers are in ``_json`` and
-``record``; this layer sits above both, so that neither needs the other)."""
+document back by its ``"game"`` and ``"type"`` (the per-type readers and writers are in
+``_json``, ``melvin._json`` and ``record``; this layer sits above them, so that none needs the
+others)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
 
+from . import games
 from ._errors import InvalidArgumentError, InvalidStateError, quoted
 from ._info.view import PlayerView
 from ._json import (
@@ -29,6 +31,7 @@ from ._rules.config import GameConfig
 from ._rules.edition import Edition
 from ._rules.events import Event
 from ._rules.state import State
+from .games import AnyGame
 from .record import GameRecord, record_from_json, record_to_dict
 
 __all__ = ["from_dict", "from_json", "to_dict", "to_json"]
@@ -38,12 +41,17 @@ def to_dict(obj: object, *, events: bool = True) -> dict[str, object]:
     """Return the JSON document of a config, edition, state, action, event, list or tuple of
     events, player view or game record, as plain Python data.
 
-    ``events=False`` leaves a state's events out of its document.
+    The object may be of either game (a Melvin Vs. Kronk document carries ``"game":
+    "melvin"``). ``events=False`` leaves a state's events out of its document (a Melvin
+    state's are written as an empty list).
 
     >>> to_dict(Action.parse("play 7H"))  # doctest: +NORMALIZE_WHITESPACE
     {'schema': 'shock-rules/2', 'type': 'action', 'notation': 'play 7H', 'kind': 'play',
      'card': '7H'}
     """
+    other = _other_game(obj)
+    if other is not None:
+        return _other_document(other, obj, events)
     out = header("")
     if isinstance(obj, State):
         out["type"] = "state"
@@ -82,8 +90,41 @@ def to_json(obj: object, *, events: bool = True, indent: int | None = None) -> s
     return json.dumps(to_dict(obj, events=events), indent=indent)
 
 
+def _other_game(obj: object) -> AnyGame | None:
+    """Return the game other than Shock! that ``obj`` (or, for a list, its first item)
+    belongs to, or ``None``."""
+    probe = obj[0] if isinstance(obj, list | tuple) and obj else obj
+    for name in games.names()[1:]:
+        game = games.get(name)
+        if game.owns(probe):
+            return game
+    return None
+
+
+def _other_document(game: AnyGame, obj: object, events: bool) -> dict[str, object]:
+    if isinstance(obj, game.state_type):
+        doc = game.state_document(obj)
+        return doc if events else {**doc, "events": []}
+    if isinstance(obj, game.config_type):
+        return game.config_document(obj)
+    if isinstance(obj, game.action_type):
+        return game.action_document(obj)
+    if isinstance(obj, game.view_type):
+        return game.view_document(obj)
+    items = list(obj) if isinstance(obj, list | tuple) else [obj]
+    if all(isinstance(e, game.event_type) for e in items):
+        return game.events_document(tuple(items))
+    raise InvalidArgumentError(f"cannot write {type(obj).__name__} as a shock-rules document")
+
+
 def from_dict(data: Doc) -> object:
-    """Return the object a document of any type describes (dispatching on ``"type"``)."""
+    """Return the object a document of any type and either game describes (dispatching on
+    ``"game"``, absent for Shock!, and ``"type"``)."""
+    name = data.get("game", "shock") if isinstance(data, dict) else "shock"
+    if name != "shock" and isinstance(data, dict) and data.get("type") != "record":
+        if not isinstance(name, str) or name not in games.names():
+            raise InvalidStateError(f"invalid document: unknown game {quoted(name)}")
+        return _read_other(games.get(name), data)
     kind = data.get("type") if isinstance(data, dict) else None
     loaders: dict[object, Callable[[Doc], object]] = {
         "state": state_from_json, "config": config_from_json, "edition": edition_from_json,
@@ -95,6 +136,18 @@ def from_dict(data: Doc) -> object:
     if not isinstance(kind, str) or kind not in loaders:
         raise InvalidStateError(f"invalid document: unknown document type {quoted(kind)}")
     return loaders[kind](data)
+
+
+def _read_other(game: AnyGame, data: Doc) -> object:
+    kind = data.get("type")
+    readers: dict[object, Callable[[Doc], object]] = {
+        "state": game.read_state, "config": game.read_config, "action": game.read_action,
+        "events": game.read_events, "view": game.read_view,
+    }
+    if not isinstance(kind, str) or kind not in readers:
+        raise InvalidStateError(f"invalid document: unknown {game.name} document type"
+                                f" {quoted(kind)}")
+    return readers[kind](data)
 
 
 def from_json(text: str | bytes) -> object:

@@ -148,3 +148,20 @@ def test_records_replay_to_the_same_game(name: str) -> None:
         assert back == record and back.game == name
         assert replay(back)[-1] == end
         assert game.is_terminal(replay(back)[-1])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_package_reads_and_writes_every_games_documents(name: str) -> None:
+    import shock_rules as sr
+
+    game = games.get(name)
+    end = game.random_playout(game.config(), random.Random(4))
+    objects = [end, end.config, game.view(end, 0), game.spectator_view(end),
+               *game.legal_actions(game.new_game(end.config))]
+    for obj in objects:
+        assert sr.from_json(sr.to_json(obj)) == obj
+    assert sr.from_json(sr.to_json(list(end.events))) == end.events
+    doc = sr.to_dict(end)
+    assert doc.get("game", "shock") == name
+    with pytest.raises(sr.InvalidStateError):
+        sr.from_dict({**doc, "game": "chess"})

@@ -108,3 +108,34 @@ def test_bad_player_count_is_a_one_line_error(capsys: pytest.CaptureFixture[str]
         main(["melvin", "demo", "--players", "7"])
     assert exc.value.code == 2
     assert "players must be 3 to 6" in capsys.readouterr().err
+
+
+@pytest.mark.rule("MK-NOTATION-1")
+def test_a_melvin_record_replays_from_the_command_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import random
+
+    from shock_rules.record import format_record, record_game, record_to_dict
+
+    actions: list[mk.Action] = []
+    end = mk.random_playout(mk.GameConfig(players=4), random.Random(8), actions)
+    record = record_game(mk.GameConfig(players=4), actions, {"Seat1": "Kronk"}, result=True)
+    text = tmp_path / "game.txt"
+    text.write_text(format_record(record), encoding="utf-8")
+    doc = tmp_path / "game.json"
+    doc.write_text(json.dumps({"schema": "shock-rules/2", "type": "record",
+                               **record_to_dict(record)}), encoding="utf-8")
+    outs = []
+    for path in (text, doc):
+        assert main(["replay", str(path)]) == 0
+        outs.append(capsys.readouterr().out)
+    assert outs[0].replace("game.txt", "game.json") == outs[1]
+    out = outs[0]
+    assert out.startswith("Melvin Vs. Kronk - replay of") and "seat 1: Kronk" in out
+    assert "turns up V" in out and "the game ends" in out
+    assert f"Final scores: {list(mk.scores(end))}" in out
+    # A record that does not replay is a one-line error, exit status 2.
+    broken = tmp_path / "broken.txt"
+    broken.write_text(format_record(record).replace("dealer ", "dealer 9", 1), encoding="utf-8")
+    assert main(["replay", str(broken)]) == 2
+    assert "error:" in capsys.readouterr().err

@@ -93,3 +93,20 @@ def test_documents_that_break_the_game_are_refused_by_the_reader() -> None:
             assert validator.is_valid(bad) or bad is broken[-1]
             with pytest.raises(InvalidStateError):
                 mk.state_from_json(json.dumps(bad))
+
+
+@pytest.mark.rule("MK-NOTATION-1")
+def test_record_documents_meet_their_schema_and_read_back() -> None:
+    from shock_rules import record as rec
+
+    validator = _validator("record")
+    for players in (3, 6):
+        actions: list[mk.Action] = []
+        mk.random_playout(mk.GameConfig(players=players), random.Random(players), actions)
+        record = rec.record_game(mk.GameConfig(players=players), actions, {"Seat0": "Ann"},
+                                 result=True)
+        doc = {"schema": "shock-rules/2", "type": "record", **rec.record_to_dict(record)}
+        validator.validate(doc)
+        assert doc["game"] == "melvin"
+        assert rec.record_from_json(json.dumps(doc)) == record
+        assert not validator.is_valid({**doc, "headers": {"Game": "shock"}})

@@ -17,11 +17,13 @@ result the replay does not reach). Input quoted in an error is cut to 80 charact
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
+from .. import games
 from .._errors import ShockError
 from .._json import SCHEMA
 from .._notation.transcript import narrate
@@ -199,6 +201,8 @@ def replay_command(path: str, step: bool, stdin: TextIO, out: TextIO) -> int:
         states = replay(record)
     except (ShockError, ValueError) as exc:
         raise ReplayError(f"{path_text(path)}: {clip_message(str(exc))}", 2) from None
+    if record.game != "shock":
+        return _replay_other(record, states, path, step, stdin, out)
     _header(record, path, out)
     waiting = step
     prev = states[0]
@@ -221,4 +225,50 @@ def replay_command(path: str, step: bool, stdin: TextIO, out: TextIO) -> int:
             print(line, file=out)
         prev = state
     _ending(record, states[-1], out)
+    return 0
+
+
+def _ask(out: TextIO, stdin: TextIO, prompt: str) -> bool | None:
+    """Ask for Enter before going on; return ``True`` to go on, ``False`` to stop (``q``),
+    ``None`` when the input ended (go on without asking again)."""
+    print(f"-- press Enter for {prompt}, or q to stop --", end="", file=out, flush=True)
+    answer = stdin.readline()
+    if not answer:
+        print(file=out)
+        return None
+    return answer.strip().lower() not in ("q", "quit")
+
+
+def _replay_other(record: GameRecord, states: list[Any], path: str, step: bool,
+                  stdin: TextIO, out: TextIO) -> int:
+    """The transcript of a record of another game than Shock! (Melvin Vs. Kronk): every
+    event of every step in words, a referee's account (moved cards' faces included);
+    ``--step`` waits before each slap."""
+    game = games.get(record.game)
+    n = game.players_of(record.config)
+    print(f"{game.title} - replay of {path}", file=out)
+    print(f"{n} players; {len(record.actions)} actions", file=out)
+    print("players: " + ", ".join(f"seat {s}: {record.header(f'Seat{s}') or '?'}"
+                                  for s in range(n)), file=out)
+    for key, value in record.headers:
+        if not (key.startswith("Seat") and key[4:].isdigit()):
+            print(f"{key.lower()}: {value}", file=out)
+    waiting = step
+    for number, (before, state) in enumerate(itertools.pairwise(states), 1):
+        slap = str(record.actions[number - 1]).endswith(" slap")
+        if waiting and slap:
+            answer = _ask(out, stdin, f"the slap of step {before.step + 1}")
+            if answer is False:
+                print(f"stopped before step {before.step + 1}", file=out)
+                return 0
+            waiting = answer is True
+        for event in state.events:
+            print(game.describe_event(event), file=out)
+    end = states[-1]
+    if game.is_terminal(end):
+        print("", *result_lines(game.scores(end), sorted(game.winners(end)),
+                                lambda s: _names(record, s)), sep="\n", file=out)
+    else:
+        print(f"\nThe record stops before the end of the game (step {end.step}); scores:"
+              f" {list(game.scores(end))}", file=out)
     return 0

@@ -84,6 +84,8 @@ class Game(Generic[C, S, A, V]):
     action_type: type[A]
     #: The class of a seat's (or a spectator's) view.
     view_type: type[V]
+    #: The class every event of the game is an instance of.
+    event_type: type
     #: The game's module, where everything below is documented.
     module: str
 
@@ -188,9 +190,10 @@ class Game(Generic[C, S, A, V]):
         return players
 
     def owns(self, obj: object) -> bool:
-        """Return whether ``obj`` is one of this game's configs, states, actions or views."""
+        """Return whether ``obj`` is one of this game's configs, states, actions, views or
+        events."""
         return isinstance(obj, (self.config_type, self.state_type, self.action_type,
-                                self.view_type))
+                                self.view_type, self.event_type))
 
     def __repr__(self) -> str:
         return f"<game {self.name!r}: {self.title}>"

@@ -83,6 +83,7 @@ def _read_action(doc: Any) -> mk.Action:
 MELVIN: Final[Game[mk.GameConfig, mk.State, mk.Action, mk.View]] = Game(
     name="melvin", title="Melvin Vs. Kronk", players=range(3, 7), simultaneous=True,
     config_type=mk.GameConfig, state_type=mk.State, action_type=mk.Action, view_type=mk.View,
+    event_type=mk.Event,
     module="shock_rules.melvin",
     new_game=mk.new_game, legal_actions=mk.legal_actions, seats_to_act=mk.seats_to_act,
     apply=mk.apply, is_chance=mk.is_chance, chance_outcomes=mk.chance_outcomes,

@@ -150,6 +150,7 @@ def _read_action(doc: Any) -> Action:
 SHOCK: Final[Game[GameConfig, State, Action, PlayerView]] = Game(
     name="shock", title="Shock! Knights & Poisons", players=range(3, 6), simultaneous=False,
     config_type=GameConfig, state_type=State, action_type=Action, view_type=PlayerView,
+    event_type=Event,
     module="shock_rules",
     new_game=new_game, legal_actions=legal_actions, seats_to_act=seats_to_act, apply=apply,
     is_chance=is_chance, chance_outcomes=chance_outcomes, sample_chance=sample_chance,

@@ -62,7 +62,8 @@ __all__ = [
 GAME: Final = "melvin"
 #: The JSON Schemas shipped (``common`` holds the definitions the others share, ``event`` one
 #: event).
-SCHEMA_NAMES: Final = ("action", "common", "config", "event", "events", "state", "view")
+SCHEMA_NAMES: Final = ("action", "common", "config", "event", "events", "record", "state",
+                        "view")
 T = TypeVar("T")
 
 
