@@ -90,6 +90,7 @@ def test_the_first_slap_applied_after_a_match_wins(n: int, seed: int) -> None:
 
 
 @pytest.mark.rule("MK-INFO-1")
+@pytest.mark.rule("MK-INFO-2")
 @settings(max_examples=40, deadline=None)
 @given(players, seeds)
 def test_a_view_shows_no_hidden_card(n: int, seed: int) -> None:
