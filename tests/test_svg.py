@@ -209,3 +209,59 @@ def test_cards_views_and_states_show_as_their_pictures_in_jupyter() -> None:
     assert v._repr_svg_() == svg.view(v)
     assert state._repr_svg_() == svg.table(state)
     assert sr.spectator_view(state)._repr_svg_() == svg.view(sr.spectator_view(state))
+
+
+# -- Melvin Vs. Kronk --------------------------------------------------------------------------
+
+
+def _melvin_seats(picture: str) -> dict[int, ET.Element]:
+    root = _parse(picture)
+    return {int(g.get("data-seat", "-1")): g for g in root.iter(f"{NS}g")
+            if g.get("class") == "seat"}
+
+
+def _of(seat: ET.Element, kind: str, key: str) -> list[str]:
+    return [g.get(key, "") for g in seat.iter(f"{NS}g") if g.get("class") == kind]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_melvin_view_shows_piles_tops_its_gems_and_penalties_and_nothing_else(
+        seed: int) -> None:
+    from shock_rules import melvin as mk
+
+    rng = random.Random(seed)
+    state = mk.new_game(mk.GameConfig(players=3 + seed))
+    hidden = matches = 0
+    while not mk.is_terminal(state):
+        acts = mk.legal_actions(state)
+        useful = [a for a in acts if not isinstance(a, mk.Slap) or mk.match_shows(state)]
+        state = mk.apply(state, mk.sample_chance(state, rng) if mk.is_chance(state)
+                         else rng.choice(useful or list(acts)))
+        for seat in [None, *range(state.players)]:
+            v = mk.spectator_view(state) if seat is None else mk.view(state, seat)
+            seats = _melvin_seats(svg.view(v))
+            assert sorted(seats) == list(range(v.players))
+            for s, g in seats.items():
+                # Only the Gem cards the view shows are drawn face up; the others as backs.
+                shown = v.gems[s]
+                assert _of(g, "gem-card", "data-gem") == list(shown or ())
+                backs = len(_of(g, "gem-back", "class"))
+                assert backs == (0 if shown is not None else v.gem_counts[s])
+                hidden += backs
+                top = v.tops[s]
+                assert _of(g, "versus", "data-face") == ([] if top is None else [f"V{top}"])
+                assert _of(g, "penalty", "data-penalty") == list(v.penalties[s])
+            matches += v.match_shows
+    assert hidden and matches
+    seats = _melvin_seats(svg.table(state))
+    assert [_of(seats[s], "gem-card", "data-gem") for s in range(state.players)] == [
+        list(g) for g in state.gems]
+    assert "winner" in svg.table(state)
+
+
+def test_a_melvin_view_and_state_show_as_their_pictures_in_jupyter() -> None:
+    from shock_rules import melvin as mk
+
+    state = mk.random_playout(mk.GameConfig(players=3), random.Random(1))
+    assert state._repr_svg_() == svg.table(state)
+    assert mk.view(state, 1)._repr_svg_() == svg.view(mk.view(state, 1))

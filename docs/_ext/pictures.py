@@ -84,43 +84,17 @@ def _pictures() -> dict[str, Callable[[], str]]:
 
 
 def _melvin_match() -> str:
-    """Melvin Vs. Kronk: four players' piles with two equal faces on top (a match), from a real
-    position of the engine (the seats' discard tops after a scripted start)."""
+    """Melvin Vs. Kronk: a spectator's view of four players' piles with two equal faces on top
+    (a match), from a real position of the engine after a scripted start."""
     from shock_rules import melvin as mk
 
     state = mk.apply(mk.new_game(mk.GameConfig(players=4)), mk.ChooseDealer(3))
     for action in ("0 flip", "reveal V7", "1 flip", "reveal V2", "2 flip", "reveal V9",
                    "3 flip", "reveal V2"):
         state = mk.apply(state, mk.parse_action(action))
-    tops = state.tops()
     if not mk.match_shows(state):
-        raise ExtensionError(f"picture 'melvin-match': no match shows ({tops})")
-    faces = [t for t in tops if t is not None]
-    matched = {f for f in faces if faces.count(f) > 1}
-    parts = []
-    for seat, top in enumerate(tops):
-        x = 20 + seat * 130
-        hit = top in matched
-        parts.append(
-            f'<g data-seat="{seat}"><title>seat {seat}: V{top} on top'
-            f'{" (part of the match)" if hit else ""}</title>'
-            f'<rect x="{x}" y="40" width="70" height="100" rx="8" fill="#5b3a9c" stroke="#1d1d24"/>'
-            f'<rect x="{x + 30}" y="50" width="70" height="100" rx="8"'
-            f' fill="{"#f2c200" if hit else "#ffffff"}" stroke="{"#b3261e" if hit else "#1d1d24"}"'
-            f' stroke-width="{4 if hit else 1}"/>'
-            f'<text x="{x + 65}" y="112" font-size="30" font-weight="bold" text-anchor="middle"'
-            f' fill="#1d1d24">V{top}</text>'
-            f'<text x="{x + 50}" y="180" font-size="14" text-anchor="middle" fill="#1d1d24">'
-            f'seat {seat}</text></g>')
-    parts.append('<g><title>the Gem deck</title><rect x="560" y="50" width="70" height="100"'
-                 ' rx="8" fill="#2e8b3a" stroke="#1d1d24"/><text x="595" y="108" font-size="16"'
-                 ' text-anchor="middle" fill="#ffffff">Gems</text>'
-                 '<text x="595" y="180" font-size="14" text-anchor="middle" fill="#1d1d24">'
-                 'slap here!</text></g>')
-    return ('<svg xmlns="http://www.w3.org/2000/svg" width="650" height="200"'
-            ' viewBox="0 0 650 200" role="img" font-family="system-ui, sans-serif"'
-            ' aria-label="four draw piles with their discard tops; two show V2: a match">'
-            + "".join(parts) + "</svg>")
+        raise ExtensionError(f"picture 'melvin-match': no match shows ({state.tops()})")
+    return svg.view(mk.spectator_view(state))
 
 
 def _draw(state: sr.State, seat: int | None) -> str:

@@ -482,14 +482,17 @@ def _gem_card(x: float, y: float, card: str | None, words: str) -> str:
 def _melvin_seat(v: mk.View, seat: int, top: float, matched: set[int]) -> str:
     acting = v.to_move == seat and v.phase is mk.Phase.PLAY
     out = not v.in_game[seat]
+    status = "out of the game" if out else "to move" if acting else "in the game"
+    if v.end_reason is not None and seat in _melvin_winners(v):
+        status = "winner"
     parts = [f'<g class="seat" data-seat="{seat}">',
              f'<rect x="6" y="{top + 3:g}" width="{_WIDTH - 12}" height="{_MK_ROW - 6}" rx="8"'
              f' fill="{"#eeeeee" if out else "#ffffff"}"'
              f' stroke="{_ACCENT if acting else "#d9d3c5"}" stroke-width="{3 if acting else 1}"/>',
              _text(18, top + 24, f"Seat {seat}" + (" (you)" if seat == v.seat else ""),
                    size=14, weight="bold"),
-             _text(18, top + 42, "out of the game" if out else "to move" if acting
-                   else "in the game", size=12, fill=_SHOCK if out else "#555555")]
+             _text(18, top + 42, status, size=12, fill=_SHOCK if out else "#555555",
+                   weight="bold" if status == "winner" else "normal")]
     for i, p in enumerate(v.penalties[seat]):
         parts.append(f'<g class="penalty" data-penalty="{p}"><title>penalty in force:'
                      f' {_esc(_PENALTY_WORDS[p])}</title>'
@@ -524,6 +527,14 @@ def _melvin_seat(v: mk.View, seat: int, top: float, matched: set[int]) -> str:
                            size=11, weight="bold"))
     parts.append("</g>")
     return "".join(parts)
+
+
+def _melvin_winners(v: mk.View) -> set[int]:
+    """The winners a finished game's view shows (everyone's Gem cards are public then)."""
+    points = {s: sum(mk.gem_value(g) for g in gems) for s, gems in enumerate(v.gems)
+              if gems is not None and v.in_game[s]}
+    best = max(points.values(), default=0)
+    return {s for s, p in points.items() if p == best}
 
 
 def _melvin_centre(v: mk.View, top: float) -> str:
