@@ -312,7 +312,8 @@ def test_the_relabelling_check_sees_a_relabel() -> None:
         SOURCES.clear()
         SOURCES.update({"shock_rules._planted": _PLANTED,
                         "shock_rules._errors": saved["shock_rules._errors"],
-                        "shock_rules._json": saved["shock_rules._json"]})
+                        "shock_rules._json": saved["shock_rules._json"],
+                        "shock_rules._reading": saved["shock_rules._reading"]})
         try:
             test_no_module_relabels_an_exception()
         except AssertionError as exc:

@@ -60,7 +60,6 @@ import attrs
 
 from . import games
 from ._errors import (
-    ConfigError,
     IllegalActionError,
     InvalidArgumentError,
     InvalidNotationError,
@@ -127,11 +126,7 @@ def _headers(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tupl
 
 
 def _game_of(config: object) -> AnyGame:
-    try:
-        return games.of(config)
-    except InvalidArgumentError:
-        raise ConfigError(f"a record needs a game's config (a GameConfig), not"
-                          f" {quoted(config)}") from None
+    return games.config_game(config, "a record")
 
 
 def _check_config(instance: object, attribute: object, value: object) -> None:

@@ -55,7 +55,6 @@ from typing import Any, Final
 
 from . import games as _games
 from ._errors import (
-    ConfigError,
     InvalidArgumentError,
     check_bool,
     check_int,
@@ -89,11 +88,7 @@ def _check_list(name: str, value: object, what: str) -> Sequence[Any]:
 def _game_of(func: str, config: object) -> AnyGame:
     """Return the game ``config`` configures; raise :class:`~shock_rules.ConfigError` for what
     is no game's configuration."""
-    try:
-        return _games.of(config)
-    except InvalidArgumentError:
-        raise ConfigError(f"{func}() needs a game's config (a GameConfig of shock_rules or of"
-                          f" shock_rules.melvin), not {quoted(config)}") from None
+    return _games.config_game(config, f"{func}()")
 
 
 def lineup_of(names: Sequence[str], players: int, game: str = "shock") -> list[str]:

@@ -927,7 +927,7 @@ export interface RecordDocument {
   actions: Notation[];
 }
 /**
- * Free headers by name, one line of text each (e.g. "Seat0": "Ann"); a "Result" header holds the final scores by seat, separated by spaces. The config's own headers (Players, Variant, FirstLeader, Edition) are not allowed: the config says them.
+ * Free headers by name, one line of text each (e.g. "Seat0": "Ann"); a "Result" header holds the final scores by seat, separated by spaces. The headers that describe a game and its config (Game, Players, Variant, FirstLeader, Edition) are not allowed: the config says them.
  */
 export interface RecordHeaders {
   [k: string]: string | undefined;

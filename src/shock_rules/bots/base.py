@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .. import games
-from .._errors import ConfigError, InvalidArgumentError, check_int, check_number, quoted
+from .._errors import InvalidArgumentError, check_number, quoted
 from .._info.view import PlayerView
 from .._rules.actions import Action, ActionKind
 from ..games import AnyGame, Bot, RealTimeBot
@@ -64,8 +64,6 @@ def play_game(
     rng: random.Random,
     actions: list[Any] | None = None,
     on_step: Callable[[Any], object] | None = None,
-    *,
-    max_steps: int = 1_000_000,
 ) -> Any:
     """Return the final state of a game of any registered game (the one ``config`` is a
     configuration of) where ``bots[seat]`` decides for each seat from its view only, and chance
@@ -80,15 +78,13 @@ def play_game(
     acts first; a tie to the lower seat). Each seat draws its choices and reactions from a
     generator of its own, seeded from ``rng``, so a race depends only on the seed.
 
-    Raise :class:`~shock_rules.ConfigError` for what is no game's configuration,
+    Raise :class:`~shock_rules.ConfigError` for what is no game's configuration, and
     :class:`~shock_rules.InvalidArgumentError` for bots that are not one per seat (or, in a
-    real-time game, that cannot say their reaction time) and when every bot waits, and
-    ``RuntimeError`` when the game has not ended after ``max_steps`` actions.
+    real-time game, that cannot say their reaction time), and when the bots stall a real-time
+    game: every bot waits, or :data:`STALL` steps in a row change nothing (a bot that slaps
+    with no match, fastest every time, once the Penalty deck is empty).
     """
-    try:
-        game = games.of(config)
-    except InvalidArgumentError:
-        raise ConfigError(f"play_game() needs a game's config, not {quoted(config)}") from None
+    game = games.config_game(config, "play_game()")
     kind = RealTimeBot if game.simultaneous else Bot
     if not isinstance(bots, Sequence) or isinstance(bots, str) \
             or not all(isinstance(b, kind) for b in bots):
@@ -104,21 +100,26 @@ def play_game(
     if on_step is not None and not callable(on_step):
         raise InvalidArgumentError(f"play_game() calls on_step, which is not callable: "
                                    f"{quoted(on_step)}")
-    check_int("max_steps", max_steps, 1)
     decide = _race(game, bots, rng) if game.simultaneous else _turn(game, bots, rng)
     state = game.new_game(config)
-    for _ in range(max_steps):
-        if game.is_terminal(state):
-            return state
+    still = 0
+    while not game.is_terminal(state):
         action = game.sample_chance(state, rng) if game.is_chance(state) else decide(state)
         if actions is not None:
             actions.append(action)
-        state = game.apply(state, action)
+        before, state = state, game.apply(state, action)
         if on_step is not None:
             on_step(state)
-    if game.is_terminal(state):
-        return state
-    raise RuntimeError(f"play_game(): the game did not end in {max_steps} steps")
+        still = still + 1 if state == before else 0
+        if still >= STALL:
+            raise InvalidArgumentError(
+                f"the bots stall the game: {STALL} steps in a row changed nothing (at step"
+                f" {state.step}, {action})")
+    return state
+
+
+#: How many steps in a row may change nothing before :func:`play_game` calls the game stalled.
+STALL: Final = 10_000
 
 
 def _turn(game: AnyGame, bots: Sequence[Bot], rng: random.Random) -> Callable[[Any], Any]:

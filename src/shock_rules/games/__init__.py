@@ -21,13 +21,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._errors import InvalidArgumentError, quoted
+from .._errors import ConfigError, InvalidArgumentError, quoted
 from .._public import publish
 from ._contract import Bot, Game, RealTimeBot
 from ._melvin import MELVIN
 from ._shock import SHOCK
 
-__all__ = ["AnyGame", "Bot", "Game", "RealTimeBot", "get", "names", "of", "register"]
+__all__ = [
+    "AnyGame", "Bot", "Game", "RealTimeBot", "config_game", "get", "names", "of", "register",
+]
 
 #: A game of any configuration, state, action and view types (what the registry holds).
 AnyGame = Game[Any, Any, Any, Any]
@@ -68,6 +70,17 @@ def of(obj: object) -> AnyGame:
             return game
     raise InvalidArgumentError(f"{type(obj).__name__} {quoted(obj, 40)} belongs to no"
                                f" registered game ({', '.join(_GAMES)})")
+
+
+def config_game(config: object, caller: str) -> AnyGame:
+    """Return the game ``config`` is a configuration of; raise
+    :class:`~shock_rules.ConfigError` naming ``caller`` for anything else (a state, an action
+    of a game, or no game's object at all)."""
+    for game in _GAMES.values():
+        if isinstance(config, game.config_type):
+            return game
+    names = " or ".join(f"{g.module}.GameConfig" for g in _GAMES.values())
+    raise ConfigError(f"{caller} needs a game's config ({names}), not {quoted(config)}")
 
 
 register(SHOCK)

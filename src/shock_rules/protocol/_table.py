@@ -70,10 +70,12 @@ class Table:
 
     def __init__(self, config: object = None, *, rng: random.Random | None = None,
                  state: object = None, seed: str | None = None) -> None:
-        if config is not None and not _owned(config):
+        if config is not None and not any(isinstance(config, games.get(n).config_type)
+                                          for n in games.names()):
             raise InvalidArgumentError(f"invalid config {quoted(config)}: expected a game's"
                                        " config (a GameConfig)")
-        if state is not None and not _owned(state):
+        if state is not None and not any(isinstance(state, games.get(n).state_type)
+                                         for n in games.names()):
             raise InvalidArgumentError(f"invalid state {quoted(state)}: expected a State")
         if rng is not None and not isinstance(rng, random.Random):
             raise InvalidArgumentError(f"invalid rng {quoted(rng)}: expected a random.Random")
@@ -83,17 +85,15 @@ class Table:
             raise InvalidArgumentError("Table() draws chance with an rng or from a seed, not both")
         game = games.of(state if state is not None else config if config is not None
                         else games.get("shock").config())
-        if state is not None and not isinstance(state, game.state_type):
-            raise InvalidArgumentError(f"invalid state {quoted(state)}: expected a State")
         given: Any = state
         if state is not None and config is not None and given.config != config:
             raise InvalidArgumentError(
                 "Table() takes a config or a state, not two different configs")
         #: The game the table plays (:mod:`shock_rules.games`).
         self.game: AnyGame = game
-        start = game.new_game(game.config() if config is None else config) \
-            if state is None else state
-        self._state = start
+        start: Any = (game.new_game(game.config() if config is None else config)
+                      if state is None else state)
+        self._state: Any = start
         self._from_new_game = state is None
         self._rng = rng
         self._seed = seed
@@ -313,14 +313,6 @@ class Table:
         except ShockError as exc:
             return error_document(exc, step)
         return None
-
-
-def _owned(obj: object) -> bool:
-    try:
-        games.of(obj)
-    except InvalidArgumentError:
-        return False
-    return True
 
 
 def _after(step: object) -> int:
