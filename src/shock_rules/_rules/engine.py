@@ -1,8 +1,11 @@
 """The public functional core: ``new_game``, ``legal_actions``, ``chance_outcomes``, ``apply``.
 
-Everything here is pure: no I/O, no clock, no hidden randomness (K6). ``apply`` checks the
-action against the rules and raises :class:`~shock_rules.IllegalActionError` (leaving its input
-untouched, as every state is immutable) when it is not legal.
+Everything here is pure: no I/O, no clock, no hidden randomness (K6). What is legal is
+written once, in ``_options`` (a mask of legal arguments per action kind): ``legal_actions``
+lists its masks, and ``apply`` accepts an action only if its argument is in them, so it accepts
+exactly what ``legal_actions`` lists. Otherwise ``apply`` raises
+:class:`~shock_rules.IllegalActionError` (leaving its input untouched, as every state is
+immutable), saying which rule left the action out (``_refusal``).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from .actions import (
     Action,
     ActionKind,
 )
-from .bits import put
+from .bits import iter_bits, put
 from .cards import CARDS, Card, Suit
 from .chest import reveal, stop
 from .config import GameConfig
@@ -87,6 +90,7 @@ _IN: Final = Status.IN
 _WITHDRAWN: Final = Status.WITHDRAWN
 _K_PLAY: Final = ActionKind.PLAY
 _K_WITHDRAW: Final = ActionKind.WITHDRAW
+_K_DOWN: Final = ActionKind.DOWN
 _K_REVEAL: Final = ActionKind.REVEAL
 # Plays and events are immutable values, so the frequent ones are made once and shared
 # (an attrs constructor costs ~0.3 us, a step makes one or two).
@@ -213,29 +217,24 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     if type(state) is not State:
         raise not_a_state(state)
     phase = state.phase
+    first, second, third = _options(state)
     if phase is _PLAY:
-        seat = state.actor
-        hand = state.hand_masks[seat]
-        if state.status[seat] is not _IN:
-            return _DOWNS(hand)  # WITHDRAW-3: out of the round, every card goes face down
-        plays = hand
-        lead = lead_suit(state.trick)
-        if lead is not None and hand & _SUIT_MASKS[lead]:
-            plays = hand & _SUIT_MASKS[lead]  # K9: follow suit when able
-        return _PLAYS(plays) + _WITHDRAWALS(hand)
+        if third:
+            return _DOWNS(third)
+        return _PLAYS(first) + _WITHDRAWALS(second)
     if phase is _DEAL:
-        return _DEALS(state.pool_mask)
+        return _DEALS(first)
     if phase is _CHEST:
-        return tuple([a for a, _ in _chest_outcomes(state.tables, state.chest_deck)])
+        cards = state.tables.chest_cards
+        return tuple([Action.chest(cards[kind]) for kind in iter_bits(first)])
     if phase is _CHOICE:
-        return (REVEAL, STOP)
+        return (REVEAL, STOP)  # _options allows both (K22)
     if phase is _COVER:
-        seat = state.actor
-        return _COVERS(state.poison_masks[seat] & ~state.covered_masks[seat])
+        return _COVERS(first)
     if phase is _TRUMP:
-        return _TRUMPS(state.pool_mask)
+        return _TRUMPS(first)
     if phase is _LEADER:
-        return LEADER[: state.config.players]
+        return LEADER[: first.bit_length()]  # the seats 0 to players - 1
     return ()  # OVER
 
 
@@ -282,6 +281,129 @@ def _chest_outcomes(
     return found
 
 
+# -- what is legal now: the one source of legal_actions and apply ---------------------------
+
+# The action kinds each phase takes, indexed by phase, in the order of the masks that
+# ``_options`` gives them; padded with None to three, so that the gate of ``apply`` compares
+# an action's kind with each slot without a length test. Typed as a tuple of any length: the
+# compiled build keeps a constant tuple of fixed shape unboxed and rebuilds it (here nine
+# tuples) at every look-up by a variable index, which cost ~150 ns per ``apply``.
+_PHASE_KINDS: Final[tuple[tuple[ActionKind | None, ...], ...]] = (
+    (ActionKind.DEAL, None, None),
+    (ActionKind.TRUMP, None, None),
+    (ActionKind.LEADER, None, None),
+    (ActionKind.PLAY, ActionKind.WITHDRAW, ActionKind.DOWN),
+    (ActionKind.COVER, None, None),
+    (ActionKind.CHEST, None, None),
+    (ActionKind.REVEAL, ActionKind.STOP, None),
+    (None, None, None),
+)
+assert len(_PHASE_KINDS) == len(Phase)
+
+
+def _options(state: State) -> tuple[int, int, int]:
+    """Return what may be done now: for each action kind of ``_PHASE_KINDS[state.phase]``, in
+    that order, the mask of its legal arguments (see :func:`_bit`), 0 for an unused slot.
+
+    ``legal_actions`` lists these masks and the gate of ``apply`` tests an action against
+    them, so that ``apply`` accepts exactly what ``legal_actions`` lists. At a play, the three
+    masks (face up, withdrawals, face down) together are the actor's hand.
+    """
+    phase = state.phase
+    if phase is _DEAL or phase is _TRUMP:
+        return state.pool_mask, 0, 0  # DEAL-1: any card of the dungeon deck
+    if phase is _PLAY:
+        seat = state.actor
+        hand = state.hand_masks[seat]
+        if state.status[seat] is not _IN:
+            return 0, 0, hand  # WITHDRAW-3, K12: out of the round, any card, face down only
+        lead = lead_suit(state.trick)
+        if lead is not None and hand & _SUIT_MASKS[lead]:
+            return hand & _SUIT_MASKS[lead], hand, 0  # K9: follow suit when able; K11: any
+        return hand, hand, 0
+    if phase is _CHEST:
+        return _left_in_chest(state.chest_deck), 0, 0  # K19, K22: a card of the chest deck
+    if phase is _CHOICE:
+        return 1, 1, 0  # K22: reveal another chest card or stop
+    if phase is _COVER:
+        seat = state.actor
+        # K16: a potion covers one of the seat's poison cards not yet covered.
+        return state.poison_masks[seat] & ~state.covered_masks[seat], 0, 0
+    if phase is _LEADER:
+        return (1 << state.config.players) - 1, 0, 0  # K5: any seat
+    return 0, 0, 0  # OVER
+
+
+# The chest cards left in each chest deck met (by contents), made once: a chest step made the
+# mask by a loop over the kinds, ~0.5 us in the pure build.
+_LEFT: Final[dict[tuple[int, ...], int]] = {}
+
+
+def _left_in_chest(deck: tuple[int, ...]) -> int:
+    """Return the mask of the chest cards (by their index in the edition) that the chest deck
+    still holds."""
+    mask = _LEFT.get(deck, -1)
+    if mask < 0:
+        if len(_LEFT) > 20_000:
+            _LEFT.clear()
+        mask = 0
+        for kind, count in enumerate(deck):
+            if count:
+                mask |= 1 << kind
+        _LEFT[deck] = mask
+    return mask
+
+
+def _bit(state: State, action: Action) -> int:
+    """Return the bit of an action's argument in the masks of :func:`_options`: a number
+    card's bit, a chest card's by its index in the edition (0 for a chest card the edition
+    does not have), a seat's by its number, and bit 0 for ``reveal`` and ``stop``."""
+    card = action.card
+    if card is not None:
+        return card.bit
+    chest_card = action.chest_card
+    if chest_card is not None:
+        kind = state.tables.chest_index.get(chest_card, -1)
+        return 1 << kind if kind >= 0 else 0
+    seat = action.seat
+    return 1 if seat is None else 1 << seat
+
+
+def _refusal(state: State, action: Action) -> IllegalActionError:
+    """Return the error of an action that the gate of ``apply`` refused, naming the part of
+    :func:`_options` that leaves it out. Only a refused action comes here."""
+    phase = state.phase
+    kind = action.kind
+    if kind not in _PHASE_KINDS[phase]:
+        return _illegal(action, None, _expected(state))
+    seat = state.actor
+    card = action.card
+    if phase is _PLAY:
+        assert card is not None
+        up, withdrawals, down = _options(state)
+        if not (up | withdrawals | down) & card.bit:
+            return _illegal(action, seat, f"does not hold {card}")
+        if down:  # out of the round: the hand is the face-down mask (K12)
+            return _illegal(action, seat, f"is out of the round ({state.status[seat]}):"
+                                          f" play face down ('down {card}')")
+        if kind is _K_DOWN:
+            return _illegal(action, seat, "is in the round: play a card face up or withdraw")
+        # Held, in the round, not a withdrawal: a face-up card off the lead suit (K9).
+        return _illegal(action, seat, f"must follow {lead_suit(state.trick)}")
+    if phase is _DEAL or phase is _TRUMP:
+        return _illegal(action, None, f"{card} is not in the dungeon deck")
+    if phase is _COVER:
+        assert card is not None
+        if not state.poison_masks[seat] & card.bit:
+            return _illegal(action, seat, f"has no poison card {card} in front of it")
+        return _illegal(action, seat, f"{card} is already covered")
+    if phase is _LEADER:
+        return _illegal(action, None, f"there is no seat {action.seat} with"
+                                      f" {state.config.players} players")
+    # CHEST: the other phases refuse no action of a kind they take.
+    return _illegal(action, None, f"no {action.chest_card} card is left in the chest deck")
+
+
 def _illegal(action: Action, seat: int | None, reason: str) -> IllegalActionError:
     who = f"seat {seat} " if seat is not None and seat >= 0 else ""
     return IllegalActionError(f"'{action}' is illegal: {who}{reason}", action=action, seat=seat)
@@ -306,20 +428,7 @@ def _expected(state: State) -> str:
     }[phase]
 
 
-# The action kinds each phase accepts, indexed by phase. Typed as a tuple of any length: the
-# compiled build keeps a constant tuple of fixed shape unboxed and rebuilds it (here nine
-# tuples) at every look-up by a variable index, which cost ~150 ns per ``apply``.
-_PHASE_KINDS: Final[tuple[tuple[ActionKind, ...], ...]] = (
-    (ActionKind.DEAL,),
-    (ActionKind.TRUMP,),
-    (ActionKind.LEADER,),
-    (ActionKind.PLAY, ActionKind.WITHDRAW, ActionKind.DOWN),
-    (ActionKind.COVER,),
-    (ActionKind.CHEST,),
-    (ActionKind.REVEAL, ActionKind.STOP),
-    (),
-)
-assert len(_PHASE_KINDS) == len(Phase)
+# -- applying an action -------------------------------------------------------------------------
 
 
 def apply(state: State, action: Action, seat: int | ChanceMarker | None = None) -> State:
@@ -328,8 +437,9 @@ def apply(state: State, action: Action, seat: int | ChanceMarker | None = None) 
     ``seat``, when given, is the seat the caller acts for (a seat number, or :data:`CHANCE`
     for a chance outcome); acting out of turn is then an error too. Raise
     :class:`~shock_rules.IllegalActionError` naming the action, the seat and the reason when
-    the action is not legal now, and ``TypeError`` for a state or an action that is no
-    :class:`State` or :class:`Action` (parse text with :func:`~shock_rules.parse_action`).
+    the action is not legal now (not one of :func:`legal_actions`), and ``TypeError`` for a
+    state or an action that is no :class:`State` or :class:`Action` (parse text with
+    :func:`~shock_rules.parse_action`).
 
     >>> s = new_game(GameConfig(players=3, first_leader=0))
     >>> apply(s, Action.parse("play 7H"))  # doctest: +ELLIPSIS
@@ -342,25 +452,35 @@ def apply(state: State, action: Action, seat: int | ChanceMarker | None = None) 
     if type(action) is not Action:
         raise TypeError(f"expected an Action, not {type(action).__name__} {quoted(action)}"
                         " (parse text with parse_action)")
-    phase = state.phase
     if seat is not None:
         _check_turn(state, action, seat)
-    if action.kind not in _PHASE_KINDS[phase]:
-        raise _illegal(action, None, _expected(state))
+    # The gate: the action's argument must be in the mask of its kind among the masks that
+    # legal_actions lists; the step functions below check nothing.
+    phase = state.phase
+    kind = action.kind
+    kinds = _PHASE_KINDS[phase]
+    first, second, third = _options(state)
+    mask = (first if kind is kinds[0] else second if kind is kinds[1]
+            else third if kind is kinds[2] else 0)
+    card = action.card
+    # A card's bit read here, not through _bit: most actions take a card (~50 ns pure).
+    bit = card.bit if card is not None else _bit(state, action)
+    if not mask & bit:
+        raise _refusal(state, action)
     # The step of the phase, the most frequent first; each freezes a draft one step on.
     if phase is _DEAL:
         return _deal(state, action)
     if phase is _PLAY:
         return _play(state, action)
     if phase is _CHEST:
-        return _chest(state, action)
+        return _chest(state, bit.bit_length() - 1)  # the chest card's index (see _bit)
     if phase is _CHOICE:
         return _chest_choice(state, action)
     if phase is _TRUMP:
         return _trump(state, action)
     if phase is _COVER:
         return _cover(state, action)
-    return _leader(state, action)  # OVER accepts no action kind, so LEADER is left
+    return _leader(state, action)  # OVER passes no action through the gate, so LEADER is left
 
 
 def _check_turn(state: State, action: Action, seat: object) -> None:
@@ -380,22 +500,13 @@ def _play(state: State, action: Action) -> State:
     seat = state.actor
     card = action.card
     assert card is not None
-    hand = state.hand_masks[seat]
-    if not hand & card.bit:
-        raise _illegal(action, seat, f"does not hold {card}")
-    status = state.status[seat]
     kind = action.kind
-    if kind is _K_PLAY or kind is _K_WITHDRAW:
-        if status is not _IN:
-            raise _illegal(action, seat, f"is out of the round ({status}): play face down"
-                                         f" ('down {card}')")
-    elif status is _IN:
-        raise _illegal(action, seat, "is in the round: play a card face up or withdraw")
-    void = _follow(state, action) if kind is _K_PLAY else -1
     w = draft(state)
     if kind is _K_PLAY:
-        if void >= 0:  # K9: not following shows the seat has no card of the lead suit (public)
-            w.void_suits = put(w.void_suits, seat, w.void_suits[seat] | 1 << void)
+        lead = lead_suit(state.trick)
+        if lead is not None and card.suit != lead:
+            # K9: a legal card off the lead suit shows the seat has none of it (public).
+            w.void_suits = put(w.void_suits, seat, w.void_suits[seat] | 1 << lead)
         play, played = _played(seat, card, True, state.tables.icons[card.index])
         w.events.append(played)
     else:
@@ -405,7 +516,7 @@ def _play(state: State, action: Action) -> State:
         w.events.append(played)
         w.face_down_masks = put(w.face_down_masks, seat, w.face_down_masks[seat] | card.bit)
     w.trick = state.trick + (play,)
-    w.hand_masks = put(state.hand_masks, seat, hand ^ card.bit)
+    w.hand_masks = put(state.hand_masks, seat, state.hand_masks[seat] ^ card.bit)
     w.supply -= play.gems
     w.actor = seat + 1 if seat + 1 < state.tables.players else 0
     if kind is _K_WITHDRAW and _IN not in w.status:
@@ -413,19 +524,6 @@ def _play(state: State, action: Action) -> State:
     elif len(w.trick) == state.tables.players:
         resolve_trick(w)
     return w.freeze()
-
-
-def _follow(state: State, action: Action) -> int:
-    """Refuse a face-up card off the lead suit while the hand holds that suit (K9); return the
-    lead suit the card does not follow (a void the seat shows), or -1."""
-    card = action.card
-    assert card is not None
-    lead = lead_suit(state.trick)
-    if lead is None or card.suit == lead:
-        return -1
-    if state.hand_masks[state.actor] & _SUIT_MASKS[lead]:
-        raise _illegal(action, state.actor, f"must follow {lead}")
-    return int(lead)
 
 
 def _withdraw(w: Work, seat: int) -> None:
@@ -442,9 +540,6 @@ def _deal(state: State, action: Action) -> State:
     card = action.card
     assert card is not None
     bit = card.bit
-    pool = state.pool_mask
-    if not pool & bit:
-        raise _illegal(action, None, f"{card} is not in the dungeon deck")
     seat = state.actor
     w = draft(state)
     hand = state.hand_masks[seat]
@@ -458,15 +553,13 @@ def _deal(state: State, action: Action) -> State:
         w.actor = target
         if target < 0:
             w.phase = _TRUMP
-    w.pool_mask = pool ^ bit
+    w.pool_mask = state.pool_mask ^ bit
     return w.freeze_with(_DEALT[seat][card.index])
 
 
 def _trump(state: State, action: Action) -> State:
     card = action.card
     assert card is not None
-    if not state.pool_mask & card.bit:
-        raise _illegal(action, None, f"{card} is not in the dungeon deck")
     w = draft(state)
     w.pool_mask = state.pool_mask ^ card.bit
     w.trump_index = card.index
@@ -480,8 +573,6 @@ def _trump(state: State, action: Action) -> State:
 def _leader(state: State, action: Action) -> State:
     seat = action.seat
     assert seat is not None
-    if seat >= state.config.players:
-        raise _illegal(action, None, f"there is no seat {seat} with {state.config.players} players")
     w = draft(state)
     w.leader = w.round_leader = w.actor = seat
     w.phase = _PLAY
@@ -489,22 +580,15 @@ def _leader(state: State, action: Action) -> State:
 
 
 def _cover(state: State, action: Action) -> State:
-    actor = state.actor
     card = action.card
     assert card is not None
-    if not state.poison_masks[actor] & card.bit:
-        raise _illegal(action, actor, f"has no poison card {card} in front of it")
-    if state.covered_masks[actor] & card.bit:
-        raise _illegal(action, actor, f"{card} is already covered")
     w = draft(state)
     cover(w, card.index)
     return w.freeze()
 
 
-def _chest(state: State, action: Action) -> State:
-    kind = state.tables.chest_index.get(action.chest_card, -1)  # type: ignore[arg-type]
-    if kind < 0 or not state.chest_deck[kind]:
-        raise _illegal(action, None, f"no {action.chest_card} card is left in the chest deck")
+def _chest(state: State, kind: int) -> State:
+    """The chest card of index ``kind`` in the edition is revealed (K19, K22)."""
     w = draft(state)
     reveal(w, kind)
     return w.freeze()
