@@ -92,7 +92,7 @@ def test_apply_rejects_what_is_not_an_action_with_a_type_error() -> None:
 
 @pytest.mark.parametrize("call", [
     sr.legal_actions, sr.is_chance, sr.is_terminal, sr.current_player, sr.chance_outcomes,
-    sr.scores, sr.winners, sr.spectator_view, sr.format_position,
+    sr.scores, sr.winners, sr.spectator_view, sr.format_position, sr.seats_to_act,
 ])
 @pytest.mark.parametrize("bad", [{}, None, "state", 3])
 def test_a_non_state_argument_is_a_type_error(call: Any, bad: object) -> None:
@@ -124,6 +124,54 @@ def test_apply_for_a_seat_takes_a_seat_number_or_chance_and_checks_the_turn() ->
         sr.apply(s, play, sr.CHANCE)
 
 
+@pytest.mark.rule("INFO-2")
+def test_seats_to_act_is_the_seat_to_decide_and_nobody_at_chance_or_the_end() -> None:
+    kinds = set()
+    for s in POSITIONS:
+        who = sr.current_player(s)
+        seats = sr.seats_to_act(s)
+        assert seats == ((who,) if isinstance(who, int) else ())
+        kinds.add("decision" if seats else "end" if sr.is_terminal(s) else "chance")
+    assert kinds == {"decision", "chance", "end"}  # the positions meet all three
+
+
+@pytest.mark.rule("INFO-2")
+def test_legal_actions_for_a_seat_are_its_own_or_none() -> None:
+    for s in POSITIONS:
+        every = sr.legal_actions(s)
+        acting = sr.seats_to_act(s)
+        for seat in range(s.config.players):
+            mine = sr.legal_actions(s, seat)
+            assert mine == (every if seat in acting else ())
+            assert sr.legal_actions(s, seat=seat) == mine
+        # Without a seat: whoever acts, chance included; nothing at the end.
+        assert sr.legal_actions(s, None) == every
+        if sr.is_chance(s):
+            assert every and every == tuple(a for a, _ in sr.chance_outcomes(s))
+        assert (every == ()) == sr.is_terminal(s)
+
+
+@pytest.mark.parametrize("seat", [True, False, -1, 3, 4, 5, 10**30, -10**30])
+def test_legal_actions_refuses_a_seat_the_game_does_not_have(seat: int) -> None:
+    # A bool is no seat number, nor is a negative index from the end (both builds).
+    s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=3)), random.Random(2))
+    for state in (s, sr.new_game(sr.GameConfig(players=3))):  # a decision and a chance step
+        with pytest.raises(sr.InvalidArgumentError, match="invalid seat"):
+            sr.legal_actions(state, seat)
+
+
+@pytest.mark.parametrize("seat", ["0", 1.0, object(), [0], sr.CHANCE])
+def test_legal_actions_refuses_a_seat_that_is_no_number_with_a_type_error(seat: object) -> None:
+    # InvalidArgumentError in the pure build; the compiled build's own argument check raises
+    # a plain TypeError first, and InvalidArgumentError is a TypeError too.
+    s = sr.resolve_chance(sr.new_game(sr.GameConfig(players=3)), random.Random(2))
+    with pytest.raises(TypeError):
+        sr.legal_actions(s, seat)  # type: ignore[arg-type]
+    if not sr.COMPILED:
+        with pytest.raises(sr.InvalidArgumentError, match="invalid seat"):
+            sr.legal_actions(s, seat)  # type: ignore[arg-type]
+
+
 def test_states_are_hashable_values() -> None:
     a = sr.random_playout(sr.GameConfig(players=3), random.Random(5))
     b = sr.random_playout(sr.GameConfig(players=3), random.Random(5))
@@ -153,6 +201,7 @@ def test_the_public_api_is_pinned() -> None:
         "GameConfig", "Variant", "Edition", "State", "Action", "Card", "ChestCard", "Suit",
         "new_game", "legal_actions", "apply", "chance_outcomes", "current_player", "is_chance",
         "is_terminal", "scores", "winners", "resolve_chance", "random_playout", "CHANCE",
+        "seats_to_act",
         "IllegalActionError", "InvalidNotationError", "ConfigError", "EditionError",
         "InvalidStateError", "ShockError", "parse_action", "parse_card", "parse_chest_card",
         "deal_hands", "apply_all", "view", "spectator_view", "PlayerView", "determinize",

@@ -4,6 +4,7 @@ A game is a sequence of immutable :class:`State` values. Five calls carry a whol
 
 - ``new_game(GameConfig(players=4))`` returns the state before the first card is dealt;
 - ``legal_actions(state)`` lists what may happen next (at a chance step, its outcomes);
+  ``seats_to_act(state)`` says which seats may act (``legal_actions(state, seat)``: theirs);
 - ``apply(state, action)`` returns the next state, or raises :class:`IllegalActionError`
   saying why (the input state is never changed);
 - ``sample_chance(state, rng)`` draws a chance outcome (deal, trump card, chest card, first
@@ -80,6 +81,7 @@ from ._rules.engine import (
     resolve_chance,
     sample_chance,
     scores,
+    seats_to_act,
     winners,
 )
 from ._rules.events import (
@@ -219,6 +221,7 @@ __all__ = [
     "resolve_chance",
     "sample_chance",
     "scores",
+    "seats_to_act",
     "spectator_view",
     "state_from_json",
     "to_dict",

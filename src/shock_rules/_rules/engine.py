@@ -14,7 +14,7 @@ import random
 from fractions import Fraction
 from typing import Final
 
-from .._errors import ConfigError, IllegalActionError, InvalidArgumentError, quoted
+from .._errors import ConfigError, IllegalActionError, InvalidArgumentError, check_seat, quoted
 from .actions import (
     COVER,
     DEAL,
@@ -70,6 +70,7 @@ __all__ = [
     "random_playout",
     "resolve_chance",
     "scores",
+    "seats_to_act",
     "winners",
 ]
 
@@ -211,12 +212,29 @@ def winners(state: State) -> frozenset[int]:
     return frozenset(i for i, v in enumerate(state.in_bag) if v == best)
 
 
-def legal_actions(state: State) -> tuple[Action, ...]:
-    """Return the legal actions, in a deterministic order; at a chance decision, its outcomes;
-    at the end of the game, nothing."""
+def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """Return the legal actions, in a deterministic order: at a player's decision, that
+    player's; at a chance decision, its outcomes; at the end of the game, nothing.
+
+    With ``seat``, return that seat's legal actions: the same tuple when it is the seat to
+    decide (:func:`current_player`), an empty one otherwise, at a chance decision and at the
+    end too. A ``seat`` that is no seat of the game (a bool, a number out of range) raises
+    :class:`~shock_rules.InvalidArgumentError`.
+
+    >>> s = new_game(GameConfig(players=3, first_leader=0))
+    >>> len(legal_actions(s)), legal_actions(s, 0)
+    (36, ())
+    """
     if type(state) is not State:
         raise not_a_state(state)
     phase = state.phase
+    # Read as an object: the compiled build reads a seat narrowed to ``int`` as a machine
+    # integer, which turns True into 1 before check_seat can refuse it.
+    asked: object = seat
+    if asked is not None:
+        check_seat(asked, state.config.players)
+        if _IS_CHANCE[phase] or phase is _OVER or asked != state.actor:
+            return ()
     first, second, third = _options(state)
     if phase is _PLAY:
         if third:
@@ -236,6 +254,22 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     if phase is _LEADER:
         return LEADER[: first.bit_length()]  # the seats 0 to players - 1
     return ()  # OVER
+
+
+def seats_to_act(state: State) -> tuple[int, ...]:
+    """Return the seats that may act now, in seat order: the seat to decide at a player's
+    decision, none at a chance decision or at the end of the game.
+
+    >>> s = new_game(GameConfig(players=3, first_leader=0))
+    >>> seats_to_act(s)
+    ()
+    """
+    if type(state) is not State:
+        raise not_a_state(state)
+    phase = state.phase
+    if _IS_CHANCE[phase] or phase is _OVER:
+        return ()
+    return (state.actor,)
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
