@@ -237,9 +237,11 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
             return ()
     first, second, third = _options(state)
     if phase is _PLAY:
-        if third:
-            return _DOWNS(third)
-        return _PLAYS(first) + _WITHDRAWALS(second)
+        # Each mask's actions, an empty mask skipped: a pick costs ~0.2 us pure even for none.
+        acts = _PLAYS(first) if first else ()
+        if second:
+            acts += _WITHDRAWALS(second)
+        return acts + _DOWNS(third) if third else acts
     if phase is _DEAL:
         return _DEALS(first)
     if phase is _CHEST:
