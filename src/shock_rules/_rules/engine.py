@@ -218,8 +218,9 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
 
     With ``seat``, return that seat's legal actions: the same tuple when it is the seat to
     decide (:func:`current_player`), an empty one otherwise, at a chance decision and at the
-    end too. A ``seat`` that is no seat of the game (a bool, a number out of range) raises
-    :class:`~shock_rules.InvalidArgumentError`.
+    end too. A ``seat`` the game does not have (a number out of range, a bool) raises
+    :class:`~shock_rules.InvalidArgumentError`; one that is no number, a ``TypeError`` (which
+    InvalidArgumentError also is).
 
     >>> s = new_game(GameConfig(players=3, first_leader=0))
     >>> len(legal_actions(s)), legal_actions(s, 0)
