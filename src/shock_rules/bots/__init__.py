@@ -1,13 +1,18 @@
-"""Bots: computer players that decide from a :class:`~shock_rules.PlayerView` only.
+"""Bots: computer players that decide from a seat's view only, for either game.
 
-- :class:`Bot` is the interface: ``choose(view, rng)`` returns one of the view's legal actions.
-- :class:`RandomBot` picks a legal action uniformly (optionally withdrawing rarely).
-- :class:`HeuristicBot` plays sensibly by weighing its gems at risk against the poison danger.
-- :class:`MCTSBot` searches over determinizations of its view (information-set MCTS).
-- :func:`play_game` seats one bot per seat and plays a whole game; :func:`make_bot` makes a bot
-  from its name on the command line (``"heuristic"``, ``"mcts:50"``).
+- :class:`Bot` is the interface of every game's bots: ``choose(view, rng)`` returns one of the
+  view's legal actions (in a real-time game, or ``None`` to wait); :class:`RealTimeBot` adds
+  ``reaction(view, rng)``, the seconds the bot takes to act.
+- Shock!'s: :class:`RandomBot` picks a legal action uniformly (optionally withdrawing rarely);
+  :class:`HeuristicBot` plays sensibly by weighing its gems at risk against the poison danger;
+  :class:`MCTSBot` searches over determinizations of its view (information-set MCTS). Melvin
+  Vs. Kronk's are in :mod:`shock_rules.melvin` (``RandomBot``, ``ReactionBot``).
+- :func:`play_game` seats one bot per seat and plays a whole game of either game (a real-time
+  one by races of reaction times); :func:`make_bot` makes a bot of a game from its name on the
+  command line (``"heuristic"``, ``"mcts:50"``; ``make_bot("reaction:0.3", "melvin")``).
 
-All of these are also importable from :mod:`shock_rules` itself.
+All of these but :func:`bot_names` and :func:`register_bots` are also importable from
+:mod:`shock_rules` itself.
 """
 
 from __future__ import annotations
