@@ -14,6 +14,8 @@ A game is a sequence of immutable :class:`State` values. Five calls carry a whol
 Around the core: ``shock_rules.bots`` (computer players and a game loop), ``shock_rules.record``
 (game records and replay), JSON documents (``to_json``/``from_json``), a one-line position
 notation, determinization and chest odds, and the ``shock-rules`` command (``shock_rules.cli``).
+A second game, *Melvin Vs. Kronk*, is ``shock_rules.melvin``, with the same calls; the layers
+above the rules serve both through the game contract of ``shock_rules.games``.
 
 The rules are written down as numbered clauses (``SETUP-1``, ``TRICK-3``...) and the project's
 rulings as ``K1``-``K35`` in the documentation's *Rules* section (``docs/rules/`` in the source
@@ -107,7 +109,7 @@ from ._rules.events import (
     Withdrew,
 )
 from ._rules.state import CHANCE, ChanceMarker, Phase, Play, PoisonCard, State, Status
-from .bots import Bot, HeuristicBot, MCTSBot, RandomBot, make_bot, play_game
+from .bots import Bot, HeuristicBot, MCTSBot, RandomBot, RealTimeBot, make_bot, play_game
 from .record import (
     GameRecord,
     RecordError,
@@ -168,6 +170,7 @@ __all__ = [
     "PoisonTaken",
     "PotionTaken",
     "RandomBot",
+    "RealTimeBot",
     "RecordError",
     "RoundEndReason",
     "RoundEnded",
