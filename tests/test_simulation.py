@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import shock_rules as sr
+from shock_rules import melvin as mk
 from shock_rules.cli import main
 from shock_rules.simulation import run_simulation
 
@@ -56,12 +57,18 @@ def test_ray_backend_matches_the_local_one() -> None:
 def test_ray_backend_uses_a_session_the_caller_started() -> None:
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    melvin = mk.GameConfig(players=5)
     try:
         doc = run_simulation(CONFIG, LINEUP, 4, seed=2, backend="ray")
         assert ray.is_initialized()  # left running: it is the caller's
+        # The second game's games travel to Ray's workers and back the same way.
+        races = run_simulation(melvin, ["reaction:0.3", "random"], 6, seed=2, backend="ray",
+                               batch=4)
     finally:
         ray.shutdown()
     assert doc == run_simulation(CONFIG, LINEUP, 4, seed=2)
+    assert races == run_simulation(melvin, ["reaction:0.3", "random"], 6, seed=2)
+    assert races["game"] == "melvin" and races["lineup"][0] == "reaction:0.3"
 
 
 def test_the_command_writes_the_same_file_with_either_backend(

@@ -102,3 +102,21 @@ def test_a_bug_inside_a_reader_shows_its_own_exception(
             "events": mk.events_from_json}[reader]
     with pytest.raises(ZeroDivisionError, match="planted"):
         read(texts[reader])
+
+
+def test_a_bug_planted_in_the_edition_reader_shows_its_own_exception(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from shock_rules.melvin import _cards
+
+    text = mk.state_to_json(dealt())
+
+    def planted(data: object, name: str) -> object:
+        raise ZeroDivisionError("planted in the edition reader")
+
+    _cards._load.cache_clear()
+    monkeypatch.setattr(_cards, "_read", planted)
+    try:
+        with pytest.raises(ZeroDivisionError, match="planted"):
+            mk.state_from_json(text)
+    finally:
+        _cards._load.cache_clear()

@@ -13,8 +13,8 @@ from collections import Counter
 from shock_rules._errors import InvalidStateError
 
 from ._cards import PENALTIES, SPECIALS, Edition, load_edition
-from ._engine import _match, not_a_state
-from ._state import Phase, State
+from ._engine import not_a_state
+from ._state import Phase, State, match
 
 __all__ = ["check_state"]
 
@@ -169,5 +169,5 @@ def _check_award(s: State) -> None:
           "an award's cards are drawn at once (M22)")
     _need((aw.taker != aw.winner) == aw.special_played,
           "only Orcolar takes the cards from the winner (M13)")
-    _need(_match(s.discards) and bool(s.discards[aw.maker]),
+    _need(match(s.discards) and bool(s.discards[aw.maker]),
           "an award window keeps the match it was opened for (M22)")

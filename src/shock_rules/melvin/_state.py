@@ -14,10 +14,10 @@ import attrs
 
 from shock_rules import _pictures
 
-from ._cards import GameConfig
+from ._cards import GameConfig, gem_value
 from ._events import EndReason, Event
 
-__all__ = ["AwardWindow", "Pending", "Phase", "State"]
+__all__ = ["AwardWindow", "Pending", "Phase", "State", "best_seats", "match", "score_gems"]
 
 
 class Phase(enum.Enum):
@@ -171,3 +171,21 @@ class State:
     def _repr_svg_(self) -> str | None:
         """Jupyter shows the state as a picture of the table (:func:`shock_rules.svg.view`)."""
         return _pictures.picture(self)
+
+
+def match(discards: tuple[tuple[tuple[int, int], ...], ...] | list[list[tuple[int, int]]]
+           ) -> bool:
+    """Return whether two or more of the discard piles' tops show the same face (M6)."""
+    faces = [d[-1][0] for d in discards if d]
+    return len(faces) != len(set(faces))
+
+
+def score_gems(gems: tuple[tuple[str, ...], ...] | list[list[str]]) -> tuple[int, ...]:
+    """Return each seat's score: the value of its kept Gem cards (MK-END-2)."""
+    return tuple(sum(gem_value(g) for g in gs) for gs in gems)
+
+
+def best_seats(scores: tuple[int, ...], in_game: tuple[bool, ...] | list[bool]) -> frozenset[int]:
+    # MK-END-2: the highest score among the players still in the game; a tie is shared.
+    best = max(s for s, live in zip(scores, in_game, strict=True) if live)
+    return frozenset(s for s, v in enumerate(scores) if in_game[s] and v == best)
