@@ -41,7 +41,7 @@ class _Checked:
         state = self.state_ref[0]
         assert view == sr.view(state, self.seat)
         action = self.bot.choose(view, rng)
-        assert action in sr.legal_actions(state)
+        assert isinstance(action, sr.Action) and action in sr.legal_actions(state)
         self.calls += 1
         return action
 

@@ -148,7 +148,7 @@ def test_action_documents_round_trip_as_text_object_or_document(text: str) -> No
 ])
 def test_bad_actions_raise_invalid_notation_error(doc: object) -> None:
     with pytest.raises(sr.InvalidNotationError):
-        protocol.read_action_message(doc)  # type: ignore[arg-type]
+        protocol.read_action_message(doc)
     full = {"schema": sr.SCHEMA, "type": "action", **doc} if isinstance(doc, dict) else doc
     with pytest.raises(sr.InvalidNotationError):
         sr.action_from_json(json.dumps(full))
@@ -170,7 +170,7 @@ def test_action_from_json_never_raises_invalid_state_error() -> None:
 def _errors_of(table: Table, seat: int, message: object) -> dict[str, object]:
     before = (table.state, table.step)
     try:
-        table.act(seat, message)  # type: ignore[arg-type]
+        table.act(seat, message)
     except sr.ShockError as exc:
         assert (table.state, table.step) == before  # a refused message changes nothing
         doc = error_document(exc, table.step)
@@ -313,7 +313,7 @@ def _emitted(game: int) -> Iterator[tuple[str, dict[str, Any]]]:
         yield "action", sr.to_dict(acts[0])
         for message in [((seat + 1) % n, str(acts[0])), (seat, "play 99X"), (seat, {"kind": 1})]:
             try:
-                table.act(*message)  # type: ignore[arg-type]
+                table.act(*message)
             except sr.ShockError as exc:
                 yield "error", error_document(exc, table.step)
         stay = [a for a in acts if a.kind is not sr.ActionKind.WITHDRAW]
@@ -454,8 +454,8 @@ def test_bad_arguments_of_tables_and_schemas_are_typed_errors() -> None:
     calls: list[Callable[[], object]] = [
         lambda: protocol.schema("nope"),
         lambda: protocol.schema(None),  # type: ignore[arg-type]
-        lambda: Table(state=object()),  # type: ignore[arg-type]
-        lambda: Table("3 players"),  # type: ignore[arg-type]
+        lambda: Table(state=object()),
+        lambda: Table("3 players"),
         lambda: Table(cfg, rng=7),  # type: ignore[arg-type]
         lambda: Table(cfg, state=sr.new_game(sr.GameConfig(players=4))),
         lambda: Table(state=sr.new_game(cfg)).record(),

@@ -72,7 +72,7 @@ BAD: list[tuple[str, Callable[[], object], type[sr.ShockError], str]] = [
      "invalid game -1: expected an integer of at least 0"),
     ("play_one(None)", lambda: sim.play_one(None),  # type: ignore[arg-type]
      sr.InvalidArgumentError, "invalid task None"),
-    ("play_one(bad config)", lambda: sim.play_one((None, tuple(LINEUP), 1, 0, True)),  # type: ignore[arg-type]
+    ("play_one(bad config)", lambda: sim.play_one((None, tuple(LINEUP), 1, 0, True)),
      sr.ConfigError, "needs a game's config"),
     ("play_one(short lineup)", lambda: sim.play_one((CONFIG, ("random",), 1, 0, True)),
      sr.InvalidArgumentError, "invalid lineup"),

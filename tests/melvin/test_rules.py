@@ -91,7 +91,7 @@ def test_bad_inputs_raise_typed_errors() -> None:
     with pytest.raises(InvalidArgumentError):
         mk.legal_actions(s, 9)
     with pytest.raises(InvalidArgumentError):
-        mk.legal_actions(s, True)  # type: ignore[arg-type]
+        mk.legal_actions(s, True)
     with pytest.raises(TypeError, match="State"):
         mk.legal_actions("x")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="State"):
