@@ -43,14 +43,17 @@ def test_every_document_of_whole_games_meets_its_schema(players: int) -> None:
     events = _validator("events")
     kinds: set[str] = set()
     seen: set[str] = set()
-    for seed in range(3):
+    for seed in range(2):
         for state in walk(players, seed * 7 + players):
             states.validate(json.loads(mk.state_to_json(state)))
             for action in mk.legal_actions(state):
                 actions.validate(json.loads(mk.action_to_json(action)))
                 kinds.add(action.kind)
-            for v in [mk.spectator_view(state), *(mk.view(state, s) for s in range(players))]:
-                views.validate(json.loads(mk.view_to_json(v)))
+            if state.step % 5 == 0 or state.events and not isinstance(
+                    state.events[0], mk.CardTurnedUp):  # every step but most turn-ups
+                for v in [mk.spectator_view(state),
+                          *(mk.view(state, s) for s in range(players))]:
+                    views.validate(json.loads(mk.view_to_json(v)))
             seen.update(type(e).__name__ for e in state.events)
             events.validate({"schema": "shock-rules/2", "game": "melvin", "type": "events",
                              "events": json.loads(mk.state_to_json(state))["events"]})
