@@ -49,8 +49,8 @@ def test_every_document_of_whole_games_meets_its_schema(players: int) -> None:
             for action in mk.legal_actions(state):
                 actions.validate(json.loads(mk.action_to_json(action)))
                 kinds.add(action.kind)
-            if state.step % 5 == 0 or state.events and not isinstance(
-                    state.events[0], mk.CardTurnedUp):  # every step but most turn-ups
+            if state.step % 5 == 0 or (state.events and not isinstance(
+                    state.events[0], mk.CardTurnedUp)):  # every step but most turn-ups
                 for v in [mk.spectator_view(state),
                           *(mk.view(state, s) for s in range(players))]:
                     views.validate(json.loads(mk.view_to_json(v)))

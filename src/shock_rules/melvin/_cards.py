@@ -85,7 +85,7 @@ def _read(data: dict[str, Any], name: str) -> Edition:
 def load_edition(name: str = "default") -> Edition:
     """Return an edition shipped in ``shock_rules/melvin/editions``; raise
     :class:`~shock_rules.ConfigError` for an unknown name."""
-    if not isinstance(name, str) or not name.isidentifier():
+    if not isinstance(name, str) or not name.isidentifier() or len(name) > 64:
         raise ConfigError(f"no Melvin edition {quoted(name)}")
     return _load(name)
 

@@ -15,7 +15,14 @@ import random
 from fractions import Fraction
 from typing import Final
 
-from shock_rules._errors import IllegalActionError, InvalidArgumentError, check_seat, quoted
+from shock_rules._errors import (
+    ConfigError,
+    IllegalActionError,
+    InvalidArgumentError,
+    check_int,
+    check_seat,
+    quoted,
+)
 from shock_rules._shared import CHANCE, ChanceMarker
 
 from ._cards import (
@@ -73,7 +80,7 @@ def new_game(config: GameConfig | None = None) -> State:
     if config is None:
         config = GameConfig()
     if not isinstance(config, GameConfig):
-        raise TypeError(f"new_game() needs a Melvin GameConfig, not {type(config).__name__}")
+        raise ConfigError(f"new_game() needs a Melvin GameConfig, not {quoted(config, 40)}")
     ed = load_edition(config.edition)
     n = config.players
     return State(
@@ -411,6 +418,7 @@ def random_playout(config: GameConfig | None = None, rng: random.Random | None =
     if actions is not None and not isinstance(actions, list):
         raise InvalidArgumentError(
             f"invalid actions: expected a list to append to, not {type(actions).__name__}")
+    check_int("max_steps", max_steps, 1)
     state = new_game(config)
     for _ in range(max_steps):
         if state.end_reason is not None:

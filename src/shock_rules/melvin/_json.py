@@ -45,7 +45,15 @@ from shock_rules._reading import (
 )
 
 from . import _events
-from ._cards import MAX_PLAYERS, PENALTIES, SPECIALS, Action, GameConfig, parse_action
+from ._cards import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PENALTIES,
+    SPECIALS,
+    Action,
+    GameConfig,
+    parse_action,
+)
 from ._check import check_state
 from ._events import EndReason, Event
 from ._state import AwardWindow, Pending, Phase, State
@@ -151,8 +159,14 @@ def action_from_json(text: str | bytes | Doc) -> Action:
     return read_action(data, "action")
 
 
+def _expect(value: object, kind: type, what: str) -> None:
+    if not isinstance(value, kind):
+        raise TypeError(f"expected {what}, not {type(value).__name__} {quoted(value, 40)}")
+
+
 def action_to_json(action: Action) -> str:
     """Return the ``"action"`` document of an action as JSON text."""
+    _expect(action, Action, "a Melvin action")
     return _dumps({**header("action", GAME), **action_to_dict(action)})
 
 
@@ -235,7 +249,10 @@ def _events_of(value: object, path: str, players: int, step: int | None) -> tupl
 
 
 def events_from_json(text: str | bytes | Doc, players: int = MAX_PLAYERS) -> tuple[Event, ...]:
-    """Return the events of an ``"events"`` document (seats are checked against ``players``)."""
+    """Return the events of an ``"events"`` document (seats are checked against ``players``,
+    3 to 6: by default any seat a game may have)."""
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidArgumentError(f"invalid players {quoted(players)}: expected 3 to 6")
     doc = read_header(load_doc(text), "events", ("events",), game=GAME)
     return _events_of(doc["events"], "events.events", players, None)
 
@@ -278,6 +295,7 @@ _STATE_FIELDS: Final = (
 def state_to_json(state: State) -> str:
     """Return the ``"state"`` document of a state as JSON text (hidden fields included: for
     saving, never for a client)."""
+    _expect(state, State, "a Melvin State")
     return _dumps({**header("state", GAME), **state_to_dict(state)})
 
 
@@ -420,6 +438,7 @@ _VIEW_FIELDS: Final = tuple(f.name for f in attrs.fields(View))
 
 def view_to_json(view: View) -> str:
     """Return the ``"view"`` document of a view as JSON text: only what its seat may see."""
+    _expect(view, View, "a Melvin View")
     return _dumps({**header("view", GAME), **view_to_dict(view)})
 
 
