@@ -272,3 +272,44 @@ def test_keepalives_are_set_unless_the_url_sets_its_own() -> None:
         _with_keepalives("postgresql://u@h/db?keepalives_idle=60"))
     assert merged["keepalives_idle"] == "60" and merged["keepalives"] == "1"
     assert merged["user"] == "u" and merged["dbname"] == "db"
+
+
+
+def test_a_new_connection_is_told_what_the_store_holds_though_no_announcement_came(
+        postgres_db: str) -> None:
+    # Two processes' hubs on one database, neither listening: as when the announcements were
+    # lost while PostgreSQL restarted, or a client reached a process before they arrived. A
+    # connection to the process that did not hear the steps is told them all the same.
+    pytest.importorskip("starlette")
+    import json
+
+    from shock_rules.server._tables import Connection, Hub
+
+    async def run() -> None:
+        one, two = Hub(PostgresStore(postgres_db)), Hub(PostgresStore(postgres_db))
+        table_id, tokens = await one.create(3, "standard", {})
+        stale = one.tables[table_id]
+        there = await two.find(table_id)
+        assert there is not None and set(tokens) == {0, 1, 2}
+        behind = stale.table.step
+        seats = [Connection(s) for s in range(3)]
+        for seat in seats:
+            await there.welcome(seat)
+        for _ in range(5):  # five actions through the second process, whoever's turn it is
+            (mover,) = [s for s in seats if there.table.view_document(s.seat)["your_turn"]]
+            view = there.table.view_document(mover.seat)
+            legal = view["legal_actions"]
+            assert isinstance(legal, list)
+            error = await there.act(mover, json.dumps({
+                "type": "action", "action": legal[0]["notation"], "step": view["step"]}))
+            assert error is None, error
+        assert stale.table.step == behind < there.table.step
+        fresh = Connection(None)
+        await stale.welcome(fresh)
+        first = json.loads(fresh.queue.get_nowait() or "null")
+        assert first["view"]["step"] == there.table.step == stale.table.step
+        for hub in (one, two):
+            await hub.stop()
+            hub.store.close()
+
+    asyncio.run(run())

@@ -336,8 +336,7 @@ class _Server:
                 await ws.close(BAD_TOKEN)
                 return
         conn = Connection(seat, _since(ws.query_params.get("since", "")))
-        async with live.lock:
-            live.join(conn)  # a table dropped meanwhile: closed by the writer, as unknown
+        await live.welcome(conn)  # a table dropped meanwhile: closed by the writer, as unknown
         writer = asyncio.get_running_loop().create_task(_write(ws, conn))
         throttle = _Throttle(self.limits)
         try:

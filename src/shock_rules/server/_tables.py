@@ -409,6 +409,22 @@ class LiveTable:
 
     # -- what clients hear ---------------------------------------------------------------------
 
+    async def welcome(self, conn: Connection) -> None:
+        """Add a new connection: with a shared store, first take the steps other processes
+        stored (an announcement may not have reached this process yet, or was lost while the
+        database restarted), so a connection is never told less than the store holds; then
+        :meth:`join`. A store that cannot be reached leaves the table at its last step
+        (logged): the connection hears the rest when this process catches up."""
+        async with self.lock:
+            try:
+                if self._catch_up():
+                    self._take_theirs()
+                    self._broadcast()
+                    self._kick()
+            except StoreUnavailableError as exc:
+                log.warning("table %s: %s; a new connection sees its last step", self.id, exc)
+            self.join(conn)
+
     def join(self, conn: Connection) -> None:
         """Add a connection and queue its first frame (call with the lock held); a connection
         to a dropped table is told it is gone instead."""
@@ -480,9 +496,6 @@ class LiveTable:
 
 def _spectator_error() -> ShockError:
     return BadSeatError("a spectator cannot act: connect with a seat's token")
-
-
-
 
 
 class Hub:
