@@ -1,7 +1,9 @@
 """Shared test configuration: Hypothesis profiles, and a slow machine's allowance for Ray.
 
 ``HYPOTHESIS_PROFILE=ci`` (set by ``.ci/run``) runs enough examples to matter, derandomized so
-that the gate gives the same verdict on the same code; the default ``dev`` profile is quicker
+that the gate gives the same verdict on the same code; ``ci-compiled`` (the compiled build's
+run in ``.ci/run``) is as derandomized with fewer examples (60 at most): that run checks that the
+two builds agree, the deep search was done by the first; the default ``dev`` profile is quicker
 and random, so local runs keep exploring new examples. Neither has a deadline: timings belong
 in ``benchmarks/``, never in pass/fail tests.
 """
@@ -17,6 +19,10 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True, derandomize=True,
+)
+settings.register_profile(
+    "ci-compiled", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow],
     print_blob=True, derandomize=True,
 )
 settings.register_profile(
