@@ -48,6 +48,7 @@ from ._reading import (
     read_header,
     read_int,
     read_list,
+    read_notation,
     read_obj,
     read_str,
 )
@@ -83,10 +84,7 @@ T = TypeVar("T")
 
 def read_card(value: object, path: str) -> Card:
     """Return the card written in notation at ``path``."""
-    try:
-        return parse_card(read_str(value, path))
-    except ShockError as exc:
-        raise fail(path, str(exc)) from None
+    return read_notation(value, path, parse_card)
 
 
 def read_cards(value: object, path: str) -> int:
@@ -220,10 +218,7 @@ Reader = Callable[[object, str], Any]
 
 def read_chest_card(value: object, path: str) -> ChestCard:
     """Return the chest card written in notation at ``path``."""
-    try:
-        return parse_chest_card(read_str(value, path))
-    except InvalidNotationError as exc:
-        raise fail(path, str(exc)) from None
+    return read_notation(value, path, parse_chest_card)
 
 
 def read_action_field(value: object, path: str) -> Action:

@@ -8,17 +8,19 @@ exception through for any JSON value, so a reader built from them needs no catch
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
-from ._errors import InvalidStateError, quoted
+from ._errors import InvalidNotationError, InvalidStateError, quoted
 from ._shared import SCHEMA
 
 __all__ = [
     "Doc", "fail", "header", "kind_of", "load_doc", "parse_text", "read_bool", "read_header",
-    "read_int", "read_list", "read_obj", "read_str",
+    "read_int", "read_list", "read_notation", "read_obj", "read_str",
 ]
 
 Doc = Mapping[str, object]
+T = TypeVar("T")
 
 
 def fail(path: str, message: str) -> InvalidStateError:
@@ -72,6 +74,15 @@ def read_str(value: object, path: str) -> str:
     if not isinstance(value, str):
         raise fail(path, f"expected a string, not {kind_of(value)}")
     return value
+
+
+def read_notation(value: object, path: str, parse: Callable[[str], T]) -> T:
+    """Return what ``parse`` reads from the string ``value`` (a card, an action... in
+    notation), its :class:`~shock_rules.InvalidNotationError` told as the document's fault."""
+    try:
+        return parse(read_str(value, path))
+    except InvalidNotationError as exc:
+        raise fail(path, str(exc)) from None
 
 
 def read_list(value: object, path: str, length: int | None = None) -> list[object]:

@@ -66,7 +66,7 @@ from ._errors import (
     ShockError,
     quoted,
 )
-from ._reading import fail, load_doc, read_list, read_obj, read_str
+from ._reading import fail, load_doc, read_list, read_notation, read_obj, read_str
 from ._shared import SCHEMA
 from .games import AnyGame
 
@@ -402,13 +402,8 @@ def record_from_json(text: str | bytes | Mapping[str, object]) -> GameRecord:
     heads = doc["headers"]
     if not isinstance(heads, dict):
         raise fail("record.headers", "expected an object of header names and texts")
-    actions = []
-    for i, item in enumerate(read_list(doc["actions"], "record.actions")):
-        where = f"record.actions[{i}]"
-        try:
-            actions.append(game.parse_action(read_str(item, where)))
-        except InvalidNotationError as exc:
-            raise fail(where, str(exc)) from None
+    actions = [read_notation(item, f"record.actions[{i}]", game.parse_action)
+               for i, item in enumerate(read_list(doc["actions"], "record.actions"))]
     try:
         headers = _headers((k, read_str(v, f"record.headers.{k}")) for k, v in heads.items())
     except InvalidArgumentError as exc:  # a header name or text no record takes

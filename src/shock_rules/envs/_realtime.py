@@ -34,6 +34,7 @@ from typing import Final
 
 import attrs
 
+from .._errors import IllegalActionError
 from ..melvin import (
     Action,
     Event,
@@ -41,7 +42,6 @@ from ..melvin import (
     State,
     View,
     apply,
-    legal_actions,
     sample_chance,
 )
 
@@ -84,17 +84,18 @@ def race(state: State, offers: Mapping[int, Action], views: Sequence[View],
     """Return the step where each seat of ``offers`` offers its action (the other seats wait):
     reaction times drawn with ``clock`` from the seats' ``views`` (the positions they acted
     on), the fastest applied first, chance resolved with ``chance`` after each (see the
-    module). The offers must be legal in those views; the caller checks them."""
+    module). The offers must be legal in those views (the caller checks them) and each
+    be its seat's."""
     n = state.config.players
     times = {seat: _HAND.reaction(views[seat], clock) for seat in sorted(offers)}
     results = [WAITED] * n
     events: list[Event] = []
     for seat in sorted(times, key=lambda s: (times[s], s)):
-        action = offers[seat]
-        if state.end_reason is not None or action not in legal_actions(state, seat):
+        try:  # apply's gate is the check: its legal actions are worked out once
+            state = apply(state, offers[seat], seat)
+        except IllegalActionError:  # too late: the race was lost, the turn moved, it ended
             results[seat] = SKIPPED
             continue
-        state = apply(state, action)
         events += state.events
         state = settle(state, chance, events)
         results[seat] = APPLIED
