@@ -89,7 +89,8 @@ def test_finished_tables_beyond_the_limit_are_dropped_oldest_first(tmp_path: Pat
 
 
 def test_one_address_creates_at_most_so_many_tables_a_minute(tmp_path: Path) -> None:
-    live = LiveServer(tmp_path, "--table-rate", "60").start()  # bursts of 60, then 1 a second
+    # Bursts of 60, then 1 a second (and room for them all at once).
+    live = LiveServer(tmp_path, "--table-rate", "60", "--tables-per-address", "200").start()
     try:
         # Refused requests do not count.
         assert live.request("POST", "/api/tables", b'{"players": 9}')[0] == 400
@@ -176,9 +177,12 @@ def test_the_command_line_defaults_are_the_libraries() -> None:
     limits = Limits()
     assert limits.finished_tables == DEFAULT_MAX_FINISHED == 200
     assert limits.tables_per_minute == 300
-    assert limits.tables_per_address == DEFAULT_MAX_CLIENT_TABLES == 100
+    assert limits.tables_per_address == DEFAULT_MAX_CLIENT_TABLES == 20
+    assert (limits.bot_workers, limits.mcts_per_table, limits.mcts_tables_per_address) == (
+        1, 1, 4)
     text = Path(serve.__file__).read_text()
-    assert "default=200," in text and "default=300," in text and "default=100," in text
+    assert "default=200," in text and "default=300," in text and "default=20," in text
+    assert "default=4," in text
 
 
 @pytest.mark.parametrize(("host", "key"), [

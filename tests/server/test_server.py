@@ -85,7 +85,7 @@ def test_create_table_lists_the_human_seats_with_tokens(server: LiveServer) -> N
     ('{"bots": {"\u00b2": "random"}}'.encode(), 400, "bad_request", "invalid seat"),
     (b'{"bots": ["random"]}', 400, "bad_request", "bots"),
     # Names that only make_bot refused once (answered 500, with a row stored anyway).
-    (b'{"bots": {"1": "mcts:"}}', 400, "bad_request", "invalid bot 'mcts:': the budget"),
+    (b'{"bots": {"1": "mcts:"}}', 400, "bad_request", "invalid bot 'mcts:': this server"),
     (b'{"bots": {"1": "mcts:001"}}', 400, "bad_request", "invalid bot 'mcts:001'"),
     (b'{"bots": {"1": "mcts:0"}}', 400, "bad_request", "invalid bot 'mcts:0'"),
     (b'{"bots": {"1": "random:"}}', 400, "bad_request", "only mcts takes a budget"),

@@ -86,8 +86,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--max-tables", type=positive_arg("--max-tables"), default=1000,
                    help="unfinished tables at most (default 1000)")
     p.add_argument("--tables-per-address", type=positive_arg("--tables-per-address"),
-                   default=100, metavar="N",
-                   help="unfinished tables one client address may have at once (default 100)")
+                   default=20, metavar="N",
+                   help="unfinished tables one client address may have at once (default 20);"
+                        " once more than half of --max-tables are in use, at most its share:"
+                        " half of --max-tables divided among the addresses holding tables")
     p.add_argument("--keep-finished", type=positive_arg("--keep-finished"), default=200,
                    metavar="N", help="finished tables kept, in memory and in the database;"
                                      " beyond them the oldest is deleted (default 200)")
@@ -96,6 +98,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--table-rate", type=positive_arg("--table-rate"), default=300,
                    metavar="N", help="tables a minute one client address may create, in"
                                      " bursts of as many (default 300)")
+    p.add_argument("--bot-workers", type=positive_arg("--bot-workers"), default=1,
+                   metavar="N", help="worker processes for the MCTS bots' thinking: every"
+                                     " table's decisions wait their turn for them, in turn by"
+                                     " client address then table (default 1)")
+    p.add_argument("--mcts-per-table", type=positive_arg("--mcts-per-table"), default=1,
+                   metavar="N", help="MCTS bots one table may have (default 1)")
+    p.add_argument("--mcts-tables-per-address", type=positive_arg("--mcts-tables-per-address"),
+                   default=4, metavar="N", help="unfinished tables with an MCTS bot one client"
+                                                " address may have at once (default 4)")
     p.add_argument("--idle-minutes", type=_minutes, default=60.0, metavar="MINUTES",
                    help="an unfinished table with no seat connected and no action for this"
                         " long is deleted (default 60)")
@@ -170,7 +181,11 @@ def _run(args: argparse.Namespace) -> int:
                             finished_tables=args.keep_finished,
                             messages_per_second=args.rate_limit,
                             tables_per_minute=args.table_rate,
-                            idle_minutes=args.idle_minutes), sockets=sockets)
+                            idle_minutes=args.idle_minutes,
+                            bot_workers=args.bot_workers,
+                            mcts_per_table=args.mcts_per_table,
+                            mcts_tables_per_address=args.mcts_tables_per_address),
+              sockets=sockets)
     except KeyboardInterrupt:
         return 130
     return 0

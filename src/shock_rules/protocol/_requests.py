@@ -5,6 +5,7 @@ which runs without the server's web framework) read them with these same functio
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -47,6 +48,12 @@ def read_bots(players: int, bots: object, *, host: str = "this server",
         if not isinstance(name, str):
             raise RequestError(f"bots: seat {key}: expected a bot name")
         spec = name.strip().lower()
+        base, colon, budget = spec.partition(":")
+        if game == "shock" and base == "mcts" and colon and not (
+                re.fullmatch(r"[1-9][0-9]{0,8}", budget)
+                and int(budget) <= MAX_MCTS_ITERATIONS):
+            # Before make_bot, whose message names its own bound (999999999), not the host's.
+            raise RequestError(f"bots: seat {key}: invalid bot {quoted(name)}: {takes}")
         try:
             bot = make_bot(spec, game)
         except ShockError as exc:

@@ -29,9 +29,12 @@ from ._open import open_store
 from ._store import Store, StoreUnavailableError
 from ._tables import (
     DEFAULT_IDLE_MINUTES,
+    DEFAULT_MAX_CLIENT_MCTS,
     DEFAULT_MAX_CLIENT_TABLES,
     DEFAULT_MAX_FINISHED,
+    DEFAULT_MAX_TABLE_MCTS,
     MAX_LISTED,
+    BotLimitError,
     ClientLimitError,
     Connection,
     Hub,
@@ -39,6 +42,7 @@ from ._tables import (
     RequestError,
     TableLimitError,
 )
+from ._thinking import DEFAULT_WORKERS
 
 __all__ = ["STATIC", "Limits", "create_app"]
 
@@ -86,6 +90,14 @@ class Limits:
     #: never closed; anything above about 1.5 times the rate, kept up, is.
     flood: int = 100
     flood_seconds: float = 10.0
+    #: Worker processes that make every table's MCTS decisions, one at a time each, in turn
+    #: by creator address then table (the server's process never searches).
+    bot_workers: int = DEFAULT_WORKERS
+    #: MCTS bots one table may have (more: ``400 bad_request``).
+    mcts_per_table: int = DEFAULT_MAX_TABLE_MCTS
+    #: Unfinished tables with an MCTS bot one client address may have (one more:
+    #: ``429 too_many_bots``).
+    mcts_tables_per_address: int = DEFAULT_MAX_CLIENT_MCTS
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -187,7 +199,9 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
     store = open_store(store)
     hub = Hub(store, bot_delay=bot_delay, max_tables=limits.max_tables,
               max_client_tables=limits.tables_per_address,
-              max_finished=limits.finished_tables, idle_seconds=limits.idle_minutes * 60)
+              max_finished=limits.finished_tables, idle_seconds=limits.idle_minutes * 60,
+              bot_workers=limits.bot_workers, max_table_mcts=limits.mcts_per_table,
+              max_client_mcts=limits.mcts_tables_per_address)
     server = _Server(hub, limits)
     routes = [
         Route("/", server.page),
@@ -283,6 +297,9 @@ class _Server:
         except RequestError as exc:  # only tables made count
             bucket.give_back()
             return _error("bad_request", str(exc), 400)
+        except BotLimitError as exc:
+            bucket.give_back()
+            return _error("too_many_bots", str(exc), 429)
         except ClientLimitError as exc:
             bucket.give_back()
             return _error("too_many_open", str(exc), 429)

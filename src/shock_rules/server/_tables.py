@@ -4,9 +4,11 @@ tokens, its bots, its connections and its stored actions; no web framework here.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import heapq
 import hmac
+import itertools
 import json
 import logging
 import random
@@ -43,10 +45,12 @@ from ._store import (
     StoreUnavailableError,
     token_hash,
 )
+from ._thinking import DEFAULT_WORKERS, Thinker, is_mcts
 
 __all__ = [
     "MAX_LISTED",
     "MAX_MCTS_ITERATIONS",
+    "BotLimitError",
     "ClientLimitError",
     "Connection",
     "Hub",
@@ -69,11 +73,25 @@ _JITTER: Final = random.Random()
 MAX_QUEUED_FRAMES: Final = 512
 #: Finished tables a server keeps (in memory, with their events, and in its store) by default.
 DEFAULT_MAX_FINISHED: Final = 200
-#: Unfinished tables one client address may have at once (``--tables-per-address``).
-DEFAULT_MAX_CLIENT_TABLES: Final = 100
+#: Unfinished tables one client address may have at once (``--tables-per-address``): a few
+#: friends' games, or a club's evening, from behind one address; fifty addresses to fill the
+#: server's 1,000 (and beyond half of them, :meth:`Hub.share` lowers it).
+DEFAULT_MAX_CLIENT_TABLES: Final = 20
+#: MCTS bots one table may have (``--mcts-per-table``): one strong opponent for people (the
+#: other seats may be heuristic bots, which cost nothing). Every MCTS decision of the server
+#: waits its turn for the same few worker processes, and each MCTS seat of a table is another
+#: turn to wait before a person at that table plays again.
+DEFAULT_MAX_TABLE_MCTS: Final = 1
+#: Unfinished tables with an MCTS bot one client address may have (``--mcts-tables-per-address``):
+#: the thinking queue serves addresses in turn, so these only bound how much of every other
+#: address's turn one address's tables take up, and how long its own wait.
+DEFAULT_MAX_CLIENT_MCTS: Final = 4
 #: Tables the lobby's list (``GET /api/tables``) gives at most: the answer stays small and its
 #: cost bounded however many tables the server has.
 MAX_LISTED: Final = 50
+#: Tables of one creator address the lobby's list gives at most: one address's hundred bot
+#: tables must not push everyone else's out of the list.
+MAX_LISTED_PER_ADDRESS: Final = 3
 #: Minutes an unfinished table waiting for people is kept with no seat connected and no action
 #: (then it is abandoned: deleted), by default.
 DEFAULT_IDLE_MINUTES: Final = 60.0
@@ -86,6 +104,11 @@ class TableLimitError(ShockError, RuntimeError):
 class ClientLimitError(TableLimitError):
     """The client address asking for a table already has as many unfinished tables as one
     address may have."""
+
+
+class BotLimitError(ClientLimitError):
+    """The client address asking for a table with an MCTS bot already has as many unfinished
+    tables with one as one address may have."""
 
 
 
@@ -123,7 +146,8 @@ class LiveTable:
 
     def __init__(self, stored: StoredTable, store: Store, *, bot_delay: float,
                  on_over: Callable[[LiveTable], None] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 thinker: Thinker | None = None) -> None:
         config = from_json(stored.config)
         if not isinstance(config, GameConfig):
             raise InvalidStateError(f"table {stored.id}: the stored config is not a config")
@@ -137,6 +161,9 @@ class LiveTable:
         self.listed = stored.listed
         self._bots: dict[int, Bot] = {s: make_bot(n) for s, n in stored.bots.items()}
         self._bot_delay = bot_delay
+        #: The server's queue of MCTS decisions (``None``: they run in a thread of this
+        #: process, as for a table made outside a hub).
+        self._thinker = thinker
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self._task: asyncio.Task[None] | None = None
@@ -371,9 +398,13 @@ class LiveTable:
                     # together do not stay in step); the bot's decision does not depend on it.
                     await asyncio.sleep(self._bot_delay * _JITTER.uniform(0.75, 1.25))
                 rng = draw_rng(self._seed, step, "bot")  # as Table.bot_action draws it
-                if self.bot_names[seat].startswith("mcts"):
-                    # MCTS thinks for a tenth of a second or more: off the event loop. The
-                    # others decide in tens of microseconds, less than a thread's hand-over.
+                name = self.bot_names[seat]
+                if is_mcts(name) and self._thinker is not None:
+                    # MCTS thinks for a tenth of a second or more: in a worker process, in
+                    # its turn with every other table's (a thread would hold the GIL against
+                    # the event loop). The others decide in tens of microseconds, here.
+                    action = await self._thinker.decide(self.client, self.id, name, view, rng)
+                elif is_mcts(name):
                     action = await asyncio.to_thread(bot.choose, view, rng)
                 else:
                     action = bot.choose(view, rng)
@@ -513,7 +544,10 @@ class Hub:
                  max_client_tables: int = DEFAULT_MAX_CLIENT_TABLES,
                  max_finished: int = DEFAULT_MAX_FINISHED,
                  idle_seconds: float = DEFAULT_IDLE_MINUTES * 60,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 bot_workers: int = DEFAULT_WORKERS,
+                 max_table_mcts: int = DEFAULT_MAX_TABLE_MCTS,
+                 max_client_mcts: int = DEFAULT_MAX_CLIENT_MCTS) -> None:
         if not idle_seconds > 0:
             raise InvalidArgumentError(f"idle time must be positive, not {idle_seconds!r}")
         self.store = store
@@ -525,6 +559,10 @@ class Hub:
         self.max_tables = max_tables
         self.max_client_tables = max_client_tables
         self.max_finished = max(1, max_finished)
+        self.max_table_mcts = max_table_mcts
+        self.max_client_mcts = max_client_mcts
+        #: Every table's MCTS decisions, in turn, in ``bot_workers`` processes.
+        self.thinker = Thinker(bot_workers)
         self.idle_seconds = idle_seconds
         #: Seconds between two sweeps: a minute, or a quarter of the idle time if shorter.
         self.check_every = min(60.0, max(0.01, idle_seconds / 4))
@@ -539,16 +577,31 @@ class Hub:
 
     def _live(self, stored: StoredTable) -> LiveTable:
         return LiveTable(stored, self.store, bot_delay=self.bot_delay, on_over=self._over,
-                         clock=self._clock)
+                         clock=self._clock, thinker=self.thinker)
 
     def _over(self, live: LiveTable) -> None:
-        """Keep a table that just finished, dropping the oldest beyond the limit."""
+        """Keep a table that just finished; beyond the limit, drop the oldest finished table
+        of the creator address that has the most (those loaded from the store, of no known
+        address, count as one address): one address finishing many tables drops its own, not
+        everyone's."""
         self._finished[live.id] = None
         while len(self._finished) > self.max_finished:
-            oldest = next(iter(self._finished))
+            oldest = self._oldest_of_most()
             del self._finished[oldest]
             self.dropped += 1
             self._drop(oldest)
+
+    def _oldest_of_most(self) -> str:
+        """Return the finished table to drop (:meth:`_over`): a pass over the finished ones
+        (a few hundred), done only when one more finishes. Between addresses with as many, the
+        one whose table finished first."""
+        def creator(table_id: str) -> str | None:
+            live = self.tables.get(table_id)
+            return None if live is None else live.client
+
+        counts = collections.Counter(creator(t) for t in self._finished)
+        most = max(counts.values())
+        return next(t for t in self._finished if counts[creator(t)] == most)
 
     def _drop(self, table_id: str) -> None:
         live = self.tables.pop(table_id, None)
@@ -735,6 +788,7 @@ class Hub:
             await live.stop()
             for conn in list(live.connections):
                 conn.queue.put_nowait(None)
+        await self.thinker.close()  # the bots are stopped: the workers may go
 
     def open_tables(self) -> int:
         """Return how many tables are not over."""
@@ -744,13 +798,76 @@ class Hub:
         """Return how many unfinished tables the client address ``client`` created."""
         return sum(1 for t in self.tables.values() if t.client == client and not t.is_over)
 
-    def listing(self, limit: int = MAX_LISTED) -> list[dict[str, object]]:
-        """Return the listed tables a newcomer may watch, the latest activity first, ``limit``
-        at most: for each, what its spectator view shows anyway (players, variant, round,
-        phase, whether it is over) and which seats are bots; never a token or a seed."""
-        shown = (t for t in self.tables.values() if t.listed and not t.dropped)
-        # nlargest, not a sort: a thousand tables cost a pass, not a sort, per request.
-        latest = heapq.nlargest(limit, shown, key=lambda t: t.active)
+    def client_mcts_tables(self, client: str) -> int:
+        """Return how many unfinished tables with an MCTS bot ``client`` created."""
+        return sum(1 for t in self.tables.values() if t.client == client and not t.is_over
+                   and any(is_mcts(n) for n in t.bot_names.values()))
+
+    def share(self, client: str) -> int | None:
+        """Return the unfinished tables ``client`` may hold at most to create one more now,
+        or ``None`` (only :attr:`max_client_tables`) while one more leaves at most half of
+        :attr:`max_tables` in use. Beyond half, an address's share is half of
+        :attr:`max_tables` divided among the addresses holding unfinished tables (``client``
+        among them; an address alone has no share to keep to): the second half of the server
+        goes to the addresses that hold few. (Tables loaded from the store count as in use,
+        for no address.)"""
+        if 2 * (self.open_tables() + 1) <= self.max_tables:
+            return None
+        holders = {t.client for t in self.tables.values()
+                   if t.client is not None and not t.is_over} | {client}
+        if len(holders) == 1:
+            return None
+        return max(1, self.max_tables // 2 // len(holders))
+
+    def _check_client(self, client: str, mcts: bool) -> None:
+        """Raise :class:`ClientLimitError` if ``client`` may not create one more table now
+        (:class:`BotLimitError` for one more with an MCTS bot)."""
+        held = self.client_tables(client)
+        if held >= self.max_client_tables:
+            raise ClientLimitError(
+                f"this client address has {self.max_client_tables} unfinished tables already:"
+                f" finish one first, or wait until one is deleted ({self._idle_text()})")
+        share = self.share(client)
+        if share is not None and held >= share:
+            raise ClientLimitError(
+                f"the server is busy, and this client address has {held} unfinished tables,"
+                f" its share of the server now ({share}): finish one first, or try again"
+                " later")
+        if mcts and self.client_mcts_tables(client) >= self.max_client_mcts:
+            raise BotLimitError(
+                f"this client address has {self.max_client_mcts} unfinished tables with an"
+                " MCTS bot already: finish one first, or choose other bots")
+
+    def listing(self, limit: int = MAX_LISTED,
+                per_address: int = MAX_LISTED_PER_ADDRESS) -> list[dict[str, object]]:
+        """Return the listed tables a newcomer may watch, ``limit`` at most and
+        ``per_address`` at most of one creator address (those loaded from the store have none
+        known: each counts alone), tables with person seats before bot-only ones, then the
+        latest activity first: for each, what its spectator view shows anyway (players,
+        variant, round, phase, whether it is over) and which seats are bots; never a token or
+        a seed."""
+        def rank(t: LiveTable) -> tuple[bool, float]:
+            return len(t.bot_names) < t.config.players, t.active
+
+        # Heaps, not sorts: a thousand tables cost a pass, not a sort, per request. Each
+        # address keeps its best ``per_address`` (the counter breaks ties: no table compared).
+        count = itertools.count()
+        best: dict[str, list[tuple[tuple[bool, float], int, LiveTable]]] = {}
+        alone: list[LiveTable] = []
+        for t in self.tables.values():
+            if not t.listed or t.dropped:
+                continue
+            if t.client is None:
+                alone.append(t)
+                continue
+            heap = best.setdefault(t.client, [])
+            item = (rank(t), next(count), t)
+            if len(heap) < per_address:
+                heapq.heappush(heap, item)
+            else:
+                heapq.heappushpop(heap, item)
+        kept = itertools.chain(alone, (t for heap in best.values() for _, _, t in heap))
+        latest = heapq.nlargest(limit, kept, key=rank)
         out: list[dict[str, object]] = []
         for live in latest:
             state = live.table.state
@@ -777,13 +894,20 @@ class Hub:
         except (ValueError, ShockError) as exc:
             raise RequestError(str(exc)) from None
         bot_seats = read_bots(players, bots)
+        mcts = sum(1 for name in bot_seats.values() if is_mcts(name))
+        if mcts > self.max_table_mcts:
+            raise RequestError(
+                f"bots: at most {self.max_table_mcts} MCTS bot{'s' * (self.max_table_mcts != 1)}"
+                f" a table on this server, not {mcts} (the other seats may be heuristic bots)")
         # One address may not take the whole server (nor keep it full by creating again as
         # its tables expire): its own unfinished tables are counted first, abandoned ones gone.
-        if client is not None and self.client_tables(client) >= self.max_client_tables and (
-                not self.expire() or self.client_tables(client) >= self.max_client_tables):
-            raise ClientLimitError(
-                f"this client address has {self.max_client_tables} unfinished tables already:"
-                f" finish one first, or wait until one is deleted ({self._idle_text()})")
+        if client is not None:
+            try:
+                self._check_client(client, mcts > 0)
+            except ClientLimitError:
+                if not self.expire():
+                    raise
+                self._check_client(client, mcts > 0)
         if self.open_tables() >= self.max_tables and (
                 not self.expire() or self.open_tables() >= self.max_tables):
             raise TableLimitError(f"the server has {self.max_tables} unfinished tables already:"
