@@ -23,7 +23,7 @@ from shock_rules.bots import Bot, make_bot
 from shock_rules.protocol import Table, draw_rng
 from shock_rules.server import SQLiteStore, _tables
 from shock_rules.server._tables import Hub
-from shock_rules.server._thinking import Thinker, ThinkingError, decide
+from shock_rules.server._thinking import NICE, Thinker, ThinkingError, decide
 
 SEED = "a table's secret seed"
 
@@ -209,3 +209,18 @@ def test_a_closed_thinker_refuses_decisions() -> None:
             await thinker.decide("A", "t", "mcts:5", view, draw_rng(SEED, step, "bot"))
 
     asyncio.run(run())
+
+
+def test_the_workers_run_at_a_lower_priority_than_the_server() -> None:
+    (view, step), = _views(1)
+
+    async def run() -> int:
+        thinker = Thinker(1)
+        try:
+            await thinker.decide("A", "t", "mcts:5", view, draw_rng(SEED, step, "bot"))
+            assert thinker._pool is not None
+            return await asyncio.wrap_future(thinker._pool.submit(os.nice, 0))
+        finally:
+            await thinker.close()
+
+    assert asyncio.run(run()) == min(19, os.nice(0) + NICE)

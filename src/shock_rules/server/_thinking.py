@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
+import os
 import random
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -38,6 +40,11 @@ DEFAULT_WORKERS: Final = 1
 #: worker it meets would otherwise take the pool down in a loop).
 TRIES: Final = 2
 
+#: How much a worker lowers its scheduling priority (``os.nice``): bot thinking is background
+#: work, and on a busy machine the event loop's process (people's actions, every table's
+#: views) comes first; a bot waits a little longer instead.
+NICE: Final = 10
+
 #: The bots a worker made, by name (a bot keeps nothing between decisions; this only saves
 #: building one per decision).
 _MADE: dict[str, Bot] = {}
@@ -46,6 +53,12 @@ _MADE: dict[str, Bot] = {}
 def is_mcts(name: str) -> bool:
     """Whether the bot of this (read) name searches: its decisions go to the workers."""
     return name == "mcts" or name.startswith("mcts:")
+
+
+def _start_worker() -> None:
+    """Lower the worker's priority (:data:`NICE`), where the system lets it."""
+    with contextlib.suppress(AttributeError, OSError):  # no os.nice on Windows
+        os.nice(NICE)
 
 
 def decide(bot: str, view: str, rng_state: tuple[Any, ...]) -> str:
@@ -168,7 +181,8 @@ class Thinker:
     def _send(self, job: _Job) -> None:
         if self._pool is None:
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=self._context or _context())
+                self.workers, mp_context=self._context or _context(),
+                initializer=_start_worker)
             self.pools += 1
         pool = self._pool
         job.tries += 1
