@@ -13,9 +13,11 @@ all of its seats MCTS where allowed, else one MCTS bot and heuristic ones), afte
 spread. Only localhost traffic; every phase is bounded in time.
 
     python benchmarks/server_bot_load.py [--repeat 3] [--seconds 10] [--think 0.02]
+    python benchmarks/server_bot_load.py --compare /tmp/wt-old/src   # against another checkout
 
 The server it starts is the ``shock_rules`` that this Python imports (``PYTHONPATH=.../src``
-to pick a checkout).
+to pick a checkout); ``--compare SRC`` also runs a server from the ``src`` folder of another
+checkout, the runs alternating (both see the same machine), and prints both.
 """
 
 from __future__ import annotations
@@ -202,14 +204,19 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(folder: Path, name: str) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``shock-rules serve`` with its default limits and no bot delay."""
+def start_server(folder: Path, name: str, src: str | None = None
+                 ) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``shock-rules serve`` (from the checkout ``src``, else this Python's) with its
+    default limits and no bot delay."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if src is not None:
+        env["PYTHONPATH"] = src
     port = _free_port()
     log = (folder / f"{name}.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "shock_rules.cli", "serve", "--port", str(port),
          "--db", str(folder / f"{name}.sqlite3"), "--bot-delay", "0"],
-        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -222,9 +229,10 @@ def start_server(folder: Path, name: str) -> tuple[subprocess.Popen[bytes], str]
     raise RuntimeError("the server did not start")
 
 
-def run_once(folder: Path, r: int, args: argparse.Namespace) -> dict[str, dict[str, float]]:
+def run_once(folder: Path, r: int, args: argparse.Namespace, label: str, src: str | None
+             ) -> dict[str, dict[str, float]]:
     """One run on a fresh server: idle, then under the attack."""
-    proc, url = start_server(folder, f"run{r}")
+    proc, url = start_server(folder, f"{label.replace('/', '_')}-{r}", src)
     attack = Attack(url)
     out: dict[str, dict[str, float]] = {}
     try:
@@ -262,31 +270,39 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=0.02,
                     help="the person's mean pause before each action, seconds (default 0.02)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--compare", metavar="SRC", default=None,
+                    help="also run the server of another checkout's src folder, alternating")
     args = ap.parse_args()
     if not 1 <= args.repeat <= 20 or not 0 < args.seconds <= 300 or args.warmup < 0:
         ap.error("--repeat must be 1-20, --seconds at most 300, --warmup 0 or more")
     import shock_rules
 
-    print(f"shock_rules from {Path(shock_rules.__file__).parent}", flush=True)
-    runs: list[dict[str, dict[str, float]]] = []
+    here = str(Path(shock_rules.__file__).parent.parent)
+    setups: dict[str, str | None] = {here: None}
+    if args.compare is not None:
+        setups[str(Path(args.compare).resolve())] = str(Path(args.compare).resolve())
+    runs: dict[str, list[dict[str, dict[str, float]]]] = {label: [] for label in setups}
     with tempfile.TemporaryDirectory() as folder:
         for r in range(args.repeat):
-            got = run_once(Path(folder), r, args)
-            runs.append(got)
-            for name, f in got.items():
-                print(f"run {r + 1} {name}: action to view p50 {f['p50_ms']:.1f} ms, p99"
-                      f" {f['p99_ms']:.1f} ms ({f['actions']:.0f} actions); health p50"
-                      f" {f['health_p50_ms']:.1f} ms, p99 {f['health_p99_ms']:.1f} ms;"
-                      f" server process CPU {100 * f['cpu']:.0f}% of a core", flush=True)
-    for name in ("idle", "load"):
-        rows = [run[name] for run in runs]
-        parts = []
-        for key, label in (("p50_ms", "action p50"), ("p99_ms", "action p99"),
-                           ("health_p50_ms", "health p50"), ("health_p99_ms", "health p99")):
-            values = [row[key] for row in rows]
-            parts.append(f"{label} {statistics.median(values):.1f} ms"
-                         f" ({min(values):.1f}-{max(values):.1f})")
-        print(f"{name}: median of {len(rows)}: " + ", ".join(parts))
+            for label, src in setups.items():  # alternating: both see the same machine
+                print(f"{label}, run {r + 1}:", flush=True)
+                got = run_once(Path(folder), r, args, label, src)
+                runs[label].append(got)
+                for name, f in got.items():
+                    print(f"  {name}: action to view p50 {f['p50_ms']:.1f} ms, p99"
+                          f" {f['p99_ms']:.1f} ms ({f['actions']:.0f} actions); health p50"
+                          f" {f['health_p50_ms']:.1f} ms, p99 {f['health_p99_ms']:.1f} ms;"
+                          f" server process CPU {100 * f['cpu']:.0f}% of a core", flush=True)
+    for label, done in runs.items():
+        for name in ("idle", "load"):
+            rows = [run[name] for run in done]
+            parts = []
+            for key, what in (("p50_ms", "action p50"), ("p99_ms", "action p99"),
+                              ("health_p50_ms", "health p50"), ("health_p99_ms", "health p99")):
+                values = [row[key] for row in rows]
+                parts.append(f"{what} {statistics.median(values):.1f} ms"
+                             f" ({min(values):.1f}-{max(values):.1f})")
+            print(f"{label} {name}: median of {len(rows)}: " + ", ".join(parts))
 
 
 if __name__ == "__main__":
