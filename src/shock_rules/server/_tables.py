@@ -82,9 +82,10 @@ DEFAULT_MAX_CLIENT_TABLES: Final = 20
 #: waits its turn for the same few worker processes, and each MCTS seat of a table is another
 #: turn to wait before a person at that table plays again.
 DEFAULT_MAX_TABLE_MCTS: Final = 1
-#: Unfinished tables with an MCTS bot one client address may have (``--mcts-tables-per-address``):
-#: the thinking queue serves addresses in turn, so these only bound how much of every other
-#: address's turn one address's tables take up, and how long its own wait.
+#: Unfinished tables with an MCTS bot one client address may have (``--mcts-tables-per-address``).
+#: The thinking queue serves addresses in turn, so more tables would not take more of the
+#: workers from other addresses, only wait longer each; the bound keeps what one address holds
+#: waiting (and resumed after a restart, when its tables count for no address) small.
 DEFAULT_MAX_CLIENT_MCTS: Final = 4
 #: Tables the lobby's list (``GET /api/tables``) gives at most: the answer stays small and its
 #: cost bounded however many tables the server has.
@@ -531,9 +532,12 @@ def _spectator_error() -> ShockError:
 
 class Hub:
     """Every table of a server, its store and its limits: ``max_tables`` unfinished tables at
-    most, of them ``max_client_tables`` at most created by one client address, the
-    ``max_finished`` finished tables that finished last (an older one is dropped
-    from memory and from the store when another one finishes), and unfinished tables dropped
+    most, of them ``max_client_tables`` at most created by one client address (and beyond half
+    of ``max_tables``, its :meth:`share`), ``max_table_mcts`` MCTS bots a table and
+    ``max_client_mcts`` unfinished tables with one an address, every MCTS decision made by
+    the :attr:`thinker`'s ``bot_workers`` processes, ``max_finished`` finished tables (when
+    one more finishes, the oldest of the address with the most is dropped from memory and
+    from the store: :meth:`_over`), and unfinished tables dropped
     once abandoned (:meth:`LiveTable.abandoned`) for ``idle_seconds``: checked every
     :attr:`check_every` seconds (:meth:`sweep_forever`), when the tables are loaded, and
     before a table is refused for one of those limits. ``clock`` is :func:`time.time` (the times
