@@ -92,7 +92,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         " half of --max-tables divided among the addresses holding tables")
     p.add_argument("--keep-finished", type=positive_arg("--keep-finished"), default=200,
                    metavar="N", help="finished tables kept, in memory and in the database;"
-                                     " beyond them the oldest is deleted (default 200)")
+                                     " beyond them the oldest of the client address with the"
+                                     " most is deleted (default 200)")
     p.add_argument("--rate-limit", type=positive_arg("--rate-limit"), default=20,
                    metavar="N", help="messages a second per connection at most (default 20)")
     p.add_argument("--table-rate", type=positive_arg("--table-rate"), default=300,
