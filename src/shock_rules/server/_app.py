@@ -384,16 +384,16 @@ class _Server:
         """``/ws/ID``: a spectator's connection to a table, or a seat's once its first message
         is a hello with the seat's token."""
         await ws.accept()
-        if "token" in ws.query_params:  # as Starlette reads it: tok%65n= too
-            await ws.close(BAD_REQUEST, reason=TOKEN_IN_URL)
-            return
         key, refused = self._admit(ws)
         if refused is not None:
             await ws.close(TOO_MANY, reason=refused)
             return
         self.sockets[key] += 1
         try:
-            await self._play(ws)
+            if "token" in ws.query_params:  # as Starlette reads it: tok%65n= too
+                await ws.close(BAD_REQUEST, reason=TOKEN_IN_URL)
+            else:
+                await self._play(ws)
         finally:
             self.sockets[key] -= 1
             if not self.sockets[key]:
