@@ -328,3 +328,19 @@ def test_a_link_replaced_on_one_process_is_refused_by_the_other(
     finally:
         one.stop()
         two.stop()
+
+
+def test_the_caps_defaults_are_the_commands() -> None:
+    import argparse
+
+    from shock_rules.cli import serve
+    from shock_rules.server import Limits
+
+    parser = argparse.ArgumentParser()
+    serve.register(parser.add_subparsers())
+    args = parser.parse_args(["serve"])
+    limits = Limits()
+    assert (limits.sockets_per_address, limits.sockets_per_seat) == (32, 4)
+    assert (args.sockets_per_address, args.sockets_per_seat) == (32, 4)
+    assert (limits.sockets_per_second, limits.socket_burst) == (10, 20)
+    assert (args.socket_rate, 2 * args.socket_rate) == (10, 20)

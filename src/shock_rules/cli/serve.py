@@ -92,7 +92,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    metavar="N", help="finished tables kept, in memory and in the database;"
                                      " beyond them the oldest is deleted (default 200)")
     p.add_argument("--rate-limit", type=positive_arg("--rate-limit"), default=20,
-                   metavar="N", help="messages a second per connection at most (default 20)")
+                   metavar="N", help="messages a second per connection at most, the"
+                                     " connections of one seat sharing one limit (default 20)")
     p.add_argument("--table-rate", type=positive_arg("--table-rate"), default=300,
                    metavar="N", help="tables a minute one client address may create, in"
                                      " bursts of as many (default 300)")

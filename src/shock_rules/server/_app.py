@@ -70,8 +70,9 @@ NOT_READING: Final = "not reading"
 @attrs.frozen
 class Limits:
     """What one server accepts: the largest message and request body (bytes), messages per
-    second per connection (with bursts of as many; the first message after each view the
-    connection got does not count, so a client never waits on the limit to answer a view),
+    second per connection, the connections of one seat sharing one limit (with bursts of as
+    many; the first message after each view the connection got does not count, so a client
+    never waits on the limit to answer a view),
     unfinished tables at once, unfinished tables one client address may have at once (an IPv6
     client is its /64; the tables of an earlier run of the server count for no address),
     finished tables kept (beyond them the oldest finished one is

@@ -358,7 +358,7 @@
       "lobby.back": "Voltar ao saguão",
       "lobby.replacedTitle": "O link deste lugar foi substituído",
       "lobby.replacedDetail": "Alguém que ocupa um lugar da mesa {table} deu a ele um novo link; este não vale mais. Peça o novo link, ou assista à mesa como espectador.",
-      "seat.elsewhere": (p) => `Este lugar também está aberto em outro lugar (${p.n} conexões ao todo). Se não for você, substitua o link dele.`,
+      "seat.elsewhere": (p) => `Este lugar também está aberto em outra página ou aparelho (${p.n} conexões ao todo). Se não for você, substitua o link dele.`,
       "seat.replace": "Substituir o link deste lugar",
       "seat.replaced": "O lugar tem um novo link: o endereço desta página. O link antigo não vale mais; envie o novo só a quem joga neste lugar.",
       "seat.replaceError": "Não foi possível substituir o link: {reason}",
