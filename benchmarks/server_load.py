@@ -57,11 +57,13 @@ async def play_table(url: str, table: dict[str, object], rng: random.Random, thi
     not kept."""
     seats = table["seats"]
     assert isinstance(seats, list)
-    ws_url = url.replace("http", "ws", 1) + f"/ws/{table['table']}?token={seats[0]['token']}"
+    ws_url = url.replace("http", "ws", 1) + f"/ws/{table['table']}"
     sent_at: float | None = None
     acted = 0
     first = last = None
     async with connect(ws_url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": seats[0]["token"]}))
+        await ws.recv()  # the spectator's frame, sent before the hello was read
         while True:
             left = deadline - time.perf_counter()
             if left <= 0:
@@ -71,6 +73,8 @@ async def play_table(url: str, table: dict[str, object], rng: random.Random, thi
             except TimeoutError:
                 break
             frame = json.loads(message)
+            if frame["type"] == "seat":  # how many connections hold the seat: one
+                continue
             if frame["type"] != "view":
                 raise RuntimeError(f"refused: {frame}")
             if sent_at is not None:
@@ -146,7 +150,8 @@ def start_server(folder: Path, tables: int, bot_delay: float, db: str | None = N
          # Every table comes from this one address: the per-address limits are raised with
          # the server's own, so that a run of up to 1,000 tables is never refused.
          "--max-tables", str(10 * tables), "--tables-per-address", str(10 * tables),
-         "--table-rate", str(max(300, 10 * tables))],
+         "--table-rate", str(max(300, 10 * tables)),
+         "--sockets-per-address", str(10 * tables), "--socket-rate", str(10 * tables)],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

@@ -25,16 +25,19 @@ async def main(url: str) -> None:
     request = urllib.request.Request(url + "/api/tables", body.encode(), method="POST")
     table = json.load(urllib.request.urlopen(request))
     seat, token = table["seats"][0]["seat"], table["seats"][0]["token"]
-    ws_url = url.replace("http", "ws", 1) + f"/ws/{table['table']}?token={token}"
+    ws_url = url.replace("http", "ws", 1) + f"/ws/{table['table']}"
     turns, scores = 0, []
     print(f"table {table['table']}: playing seat {seat} against three bots, who take their time"
           " (the server's --bot-delay)")
     async with connect(ws_url) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))  # the seat's, not a URL's
         async for message in ws:
             frame = json.loads(message)  # {"type": "view", "view": ..., "events": [...]}
             if frame["type"] == "error":
                 print("refused:", frame["message"], file=sys.stderr)
                 continue
+            if frame["type"] != "view" or frame["seat"] is None:  # the spectator's, before
+                continue  # the hello was read; or how many connections hold the seat
             view = frame["view"]
             scores += [e["scores"] for e in frame["events"] if e["event"] == "GameEnded"]
             for e in frame["events"]:

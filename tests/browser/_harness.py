@@ -112,15 +112,18 @@ class Server:
         """Return the seat's view document, read over the WebSocket as a client would."""
         from websockets.sync.client import connect
 
-        with connect(f"ws://127.0.0.1:{self.port}/ws/{table}?token={token}") as ws:
+        with connect(f"ws://127.0.0.1:{self.port}/ws/{table}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            frame = json.loads(ws.recv(timeout=10))  # the spectator's, before the hello
             frame = json.loads(ws.recv(timeout=10))
-        assert frame["type"] == "view"
+        assert frame["type"] == "view" and frame["seat"] is not None
         view: dict[str, Any] = frame["view"]
         return view
 
     def link(self, table: str, token: str | None = None) -> str:
-        """Return the page's link for a seat (or a spectator)."""
-        return f"{self.url}/?table={table}" + (f"&token={token}" if token else "")
+        """Return the page's link for a seat (or a spectator): the token in the fragment,
+        which the browser never sends to a server."""
+        return f"{self.url}/?table={table}" + (f"#token={token}" if token else "")
 
 
 def chromium(folder: Path, width: int = 1280, height: int = 900, *,

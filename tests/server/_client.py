@@ -14,19 +14,25 @@ TIMEOUT = 30.0
 
 
 class Seat:
-    """One WebSocket connection to a table (a seat with its token, or a spectator)."""
+    """One WebSocket connection to a table: a seat (its token sent in a hello, the first
+    message; the spectator's frame that comes before the seat's is left out of
+    :attr:`frames`) or a spectator."""
 
     def __init__(self, ws_url: str, table: str, token: str | None = None,
                  since: int | None = None) -> None:
-        query = [f"token={token}"] if token is not None else []
-        if since is not None:
-            query.append(f"since={since}")
-        self.url = f"{ws_url}/ws/{table}" + ("?" + "&".join(query) if query else "")
+        self.url = f"{ws_url}/ws/{table}" + (f"?since={since}" if since is not None else "")
+        self.token = token
         self.frames: list[dict[str, Any]] = []
+        #: The ``connections`` of each ``seat`` frame so far.
+        self.holders: list[int] = []
         self.ws: ClientConnection | None = None
 
     async def __aenter__(self) -> Seat:
         self.ws = await connect(self.url, max_size=2**22)
+        if self.token is not None:
+            await self.send({"type": "hello", "token": self.token})
+            first = await self.recv_any()
+            assert first["type"] == "view" and first["seat"] is None, first
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -34,10 +40,19 @@ class Seat:
         await self.ws.close()
 
     async def recv(self) -> dict[str, Any]:
-        """Return the next frame."""
+        """Return the next frame but for ``seat`` frames (how many connections hold the seat),
+        which are kept in :attr:`holders`."""
+        while True:
+            frame = await self.recv_any()
+            if frame["type"] != "seat":
+                self.frames.append(frame)
+                return frame
+            self.holders.append(frame["connections"])
+
+    async def recv_any(self) -> dict[str, Any]:
+        """Return the next frame, whatever it is (not kept in :attr:`frames`)."""
         assert self.ws is not None
         frame: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), TIMEOUT))
-        self.frames.append(frame)
         return frame
 
     async def send(self, message: object) -> None:

@@ -33,9 +33,24 @@ export interface ViewFrame {
   events: SteppedEvent[];
 }
 
-/** A message a transport hands the client: a view frame, or a protocol document (an error
- * document when an action is refused, an events document). */
-export type ServerMessage = ViewFrame | ShockProtocol;
+/** What `shock-rules serve` sends a seat's connections whenever the number of connections
+ * holding the seat changes (on that server process). */
+export interface SeatFrame {
+  type: "seat";
+  seat: Seat;
+  connections: number;
+}
+
+/** A message a transport hands the client: a view frame, a seat frame, or a protocol document
+ * (an error document when an action is refused, an events document). */
+export type ServerMessage = ViewFrame | SeatFrame | ShockProtocol;
+
+/** The first message of a seat's WebSocket to `shock-rules serve`: the seat's token (never in
+ * the URL). */
+export interface HelloMessage {
+  type: "hello";
+  token: string;
+}
 
 /** The message the client sends for the viewer's decision: one of the view's legal actions,
  * with the step of the view it was chosen on. */
@@ -59,6 +74,10 @@ export interface TransportHandlers {
 export interface Transport {
   start(handlers: TransportHandlers): void;
   send(doc: ActionMessage): void;
+  /** While the page replaces its seat's link: the server's close of the old link waits. */
+  hold?(): void;
+  /** The seat's token from now on (the new one, or the old one if replacing it failed). */
+  retoken?(token: string): void;
 }
 
 /** The client's state (window.shockClient.client). */
@@ -228,6 +247,12 @@ export interface OpenTable {
   persons: number;
   bots: Record<string, string>;
   over: boolean;
+}
+
+/** The answer of `POST /api/tables/ID/seats/N/token`: the seat's new token. */
+export interface SeatTokenAnswer {
+  seat: Seat;
+  token: string;
 }
 
 /** The answer of `GET /api/tables`. */

@@ -95,7 +95,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                      " beyond them the oldest of the client address with the"
                                      " most is deleted (default 200)")
     p.add_argument("--rate-limit", type=positive_arg("--rate-limit"), default=20,
-                   metavar="N", help="messages a second per connection at most (default 20)")
+                   metavar="N", help="messages a second per connection at most, the"
+                                     " connections of one seat sharing one limit (default 20)")
     p.add_argument("--table-rate", type=positive_arg("--table-rate"), default=300,
                    metavar="N", help="tables a minute one client address may create, in"
                                      " bursts of as many (default 300)")
@@ -111,6 +112,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--idle-minutes", type=_minutes, default=60.0, metavar="MINUTES",
                    help="an unfinished table with no seat connected and no action for this"
                         " long is deleted (default 60)")
+    p.add_argument("--sockets-per-address", type=positive_arg("--sockets-per-address"),
+                   default=32, metavar="N",
+                   help="WebSockets one client address may have open at once; more are closed"
+                        " with 4429 (default 32)")
+    p.add_argument("--sockets-per-seat", type=positive_arg("--sockets-per-seat"), default=4,
+                   metavar="N", help="connections one seat may have at once (tabs, devices);"
+                                     " more are closed with 4429 (default 4)")
+    p.add_argument("--socket-rate", type=positive_arg("--socket-rate"), default=10,
+                   metavar="N", help="new WebSockets a second one client address may open, in"
+                                     " bursts of twice as many; more are closed with 4429"
+                                     " (default 10)")
     p.set_defaults(run=_run, parser=p)
 
 
@@ -185,8 +197,11 @@ def _run(args: argparse.Namespace) -> int:
                             idle_minutes=args.idle_minutes,
                             bot_workers=args.bot_workers,
                             mcts_per_table=args.mcts_per_table,
-                            mcts_tables_per_address=args.mcts_tables_per_address),
-              sockets=sockets)
+                            mcts_tables_per_address=args.mcts_tables_per_address,
+                            sockets_per_address=args.sockets_per_address,
+                            sockets_per_seat=args.sockets_per_seat,
+                            sockets_per_second=args.socket_rate,
+                            socket_burst=2 * args.socket_rate), sockets=sockets)
     except KeyboardInterrupt:
         return 130
     return 0

@@ -10,6 +10,7 @@ import ipaddress
 import json
 import logging
 import math
+import secrets
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -26,7 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
 from ._open import open_store
-from ._store import Store, StoreUnavailableError
+from ._store import Store, StoreUnavailableError, token_hash
 from ._tables import (
     DEFAULT_IDLE_MINUTES,
     DEFAULT_MAX_CLIENT_MCTS,
@@ -52,8 +53,15 @@ log = logging.getLogger("shock_rules.server")
 STATIC: Final = Path(__file__).parent / "static"
 
 #: Close codes of the WebSocket (API.md).
+BAD_REQUEST: Final = 4400
 BAD_TOKEN: Final = 4401
 NO_TABLE: Final = 4404
+#: Too many WebSockets: from one address, of one seat, or opened too fast by one address.
+TOO_MANY: Final = 4429
+#: The reason of a 4400 close: a secret in a URL ends in access logs and browser histories.
+TOKEN_IN_URL: Final = "send the seat's token in the first message, not in the URL"
+#: The reason of the 4401 close of a connection whose seat's token was replaced.
+REPLACED: Final = "the seat's link was replaced"
 #: The WebSocket close code "try again later" (RFC 6455): the store cannot be reached now.
 TRY_LATER: Final = 1013
 _UNAVAILABLE: Final = "the database cannot be reached: try again in a moment"
@@ -66,8 +74,9 @@ NOT_READING: Final = "not reading"
 @attrs.frozen
 class Limits:
     """What one server accepts: the largest message and request body (bytes), messages per
-    second per connection (with bursts of as many; the first message after each view the
-    connection got does not count, so a client never waits on the limit to answer a view),
+    second per connection, the connections of one seat sharing one limit (with bursts of as
+    many; the first message after each view the connection got does not count, so a client
+    never waits on the limit to answer a view),
     unfinished tables at once, unfinished tables one client address may have at once (an IPv6
     client is its /64; the tables of an earlier run of the server count for no address),
     finished tables kept (beyond them the oldest finished one is
@@ -98,6 +107,15 @@ class Limits:
     #: Unfinished tables with an MCTS bot one client address may have (one more:
     #: ``429 too_many_bots``).
     mcts_tables_per_address: int = DEFAULT_MAX_CLIENT_MCTS
+    #: WebSockets one client address (an IPv6 client is its /64) may have open at once, and
+    #: connections one seat may have at once on one process (tabs, devices); one more is
+    #: closed (4429) before any view is built for it.
+    sockets_per_address: int = 32
+    sockets_per_seat: int = 4
+    #: New WebSockets a second one client address may open, in bursts of ``socket_burst``:
+    #: reconnecting in a loop (each first frame may carry a whole game's events) is refused.
+    sockets_per_second: float = 10.0
+    socket_burst: float = 20.0
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -165,9 +183,9 @@ class _ClientLimits:
     """A token bucket per client address, for ``POST /api/tables``: ``per_minute`` tables a
     minute, bursts of as many; buckets full again are forgotten, so memory stays bounded."""
 
-    def __init__(self, per_minute: float) -> None:
+    def __init__(self, per_minute: float, burst: float | None = None) -> None:
         self.rate = per_minute / 60
-        self.burst = max(1.0, per_minute)
+        self.burst = max(1.0, per_minute if burst is None else burst)
         self.buckets: collections.OrderedDict[str, _Bucket] = collections.OrderedDict()
 
     def bucket(self, host: str | None) -> _Bucket:
@@ -209,6 +227,7 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
         Route("/api/tables", server.create_table, methods=["POST"]),
         Route("/api/tables", server.list_tables, methods=["GET"]),
         Route("/api/tables/{table}", server.spectator_view),
+        Route("/api/tables/{table}/seats/{seat}/token", server.replace_token, methods=["POST"]),
         WebSocketRoute("/ws/{table}", server.play),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
@@ -225,6 +244,12 @@ class _Server:
         self.hub = hub
         self.limits = limits
         self.creators = _ClientLimits(limits.tables_per_minute)
+        #: New WebSockets per client address (a token bucket each), and those open now.
+        self.openers = _ClientLimits(limits.sockets_per_second * 60, limits.socket_burst)
+        self.sockets: collections.Counter[str] = collections.Counter()
+        #: The message limit of each table's seat, shared by its connections (with how many
+        #: use it): N tabs of one seat do not get N times the rate.
+        self.seat_throttles: dict[tuple[str, int], tuple[_Throttle, int]] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -334,9 +359,65 @@ class _Server:
         async with live.lock:
             return JSONResponse(live.table.view_document(None))
 
+    async def replace_token(self, request: Request) -> Response:
+        """``POST /api/tables/ID/seats/N/token`` with ``Authorization: Bearer TOKEN`` (the
+        seat's current token): give the seat a new token; the old one stops working at once
+        and the connections holding it are closed."""
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            return _unauthorized("send the seat's current token: Authorization: Bearer TOKEN")
+        try:
+            live = await self.hub.find(request.path_params["table"])
+            if live is None:
+                return _error("no_such_table", "no such table", 404)
+            await live.reload_seats()  # another process may have replaced it already
+            seat = live.seat_of(token)
+            # One answer for a wrong token and another seat's: nothing learnt from either.
+            if seat is None or str(seat) != request.path_params["seat"]:
+                return _unauthorized("the token is not this seat's")
+            new = secrets.token_urlsafe(32)
+            await live.replace_token(seat, token_hash(new))
+        except StoreUnavailableError:
+            return _error("unavailable", _UNAVAILABLE, 503)
+        log.info("table %s: seat %d's link replaced", live.id, seat)
+        # A secret: no cache (a proxy's, the browser's) may keep it.
+        return JSONResponse({"seat": seat, "token": new}, headers={"Cache-Control": "no-store"})
+
+    def _admit(self, ws: WebSocket) -> tuple[str, str | None]:
+        """Return a new WebSocket's client address (its :func:`client_key`) and why it is
+        refused, or ``None``: too many open from that address, or opened too fast."""
+        host = ws.client.host if ws.client else None
+        key = client_key(host)
+        limits = self.limits
+        if self.sockets[key] >= limits.sockets_per_address:
+            return key, (f"this address has {limits.sockets_per_address} WebSockets open"
+                         " already: close one first")
+        if not self.openers.bucket(host).take():
+            return key, (f"more than {limits.sockets_per_second:g} new WebSockets a second"
+                         " from this address: try again in a moment")
+        return key, None
+
     async def play(self, ws: WebSocket) -> None:
-        """``/ws/ID``: a seat's (with its token) or a spectator's connection to a table."""
+        """``/ws/ID``: a spectator's connection to a table, or a seat's once its first message
+        is a hello with the seat's token."""
         await ws.accept()
+        key, refused = self._admit(ws)
+        if refused is not None:
+            await ws.close(TOO_MANY, reason=refused)
+            return
+        self.sockets[key] += 1
+        try:
+            if "token" in ws.query_params:  # as Starlette reads it: tok%65n= too
+                await ws.close(BAD_REQUEST, reason=TOKEN_IN_URL)
+            else:
+                await self._play(ws)
+        finally:
+            self.sockets[key] -= 1
+            if not self.sockets[key]:
+                del self.sockets[key]
+
+    async def _play(self, ws: WebSocket) -> None:
         try:
             live = await self.hub.find(ws.path_params["table"])
         except StoreUnavailableError:
@@ -345,19 +426,12 @@ class _Server:
         if live is None:
             await ws.close(NO_TABLE)
             return
-        token = ws.query_params.get("token")
-        seat = None
-        if token is not None:
-            seat = live.seat_of(token)
-            if seat is None:
-                await ws.close(BAD_TOKEN)
-                return
-        conn = Connection(seat, _since(ws.query_params.get("since", "")))
+        since = _since(ws.query_params.get("since", ""))
+        conn = Connection(None, since, since=since)
         await live.welcome(conn)  # a table dropped meanwhile: closed by the writer, as unknown
         writer = asyncio.get_running_loop().create_task(_write(ws, conn))
-        throttle = _Throttle(self.limits)
         try:
-            await self._listen(ws, live, conn, writer, throttle)
+            await self._listen(ws, live, conn, writer)
         except WebSocketDisconnect:
             pass
         except Exception:
@@ -365,19 +439,70 @@ class _Server:
         finally:
             live.leave(conn)
             conn.queue.put_nowait(None)
+            if conn.seat is not None:
+                self._release(live.id, conn.seat)
             with contextlib.suppress(Exception):
                 await writer
 
+    def _seat_throttle(self, table: str, seat: int) -> _Throttle:
+        """Return the message limit a table's seat shares among its connections."""
+        throttle, users = self.seat_throttles.get((table, seat), (None, 0))
+        if throttle is None:
+            throttle = _Throttle(self.limits)
+        self.seat_throttles[table, seat] = (throttle, users + 1)
+        return throttle
+
+    def _release(self, table: str, seat: int) -> None:
+        """Note that a connection of a table's seat ended (its limit is forgotten with the
+        last one: memory stays bounded by the connections)."""
+        throttle, users = self.seat_throttles.pop((table, seat))
+        if users > 1:
+            self.seat_throttles[table, seat] = (throttle, users - 1)
+
+    async def _hello(self, ws: WebSocket, live: LiveTable, conn: Connection,
+                     hello: dict[str, object]) -> bool:
+        """Make a connection its seat's, as its first message asks; return whether it goes
+        on (a wrong token, a full seat or a store that cannot be reached close it)."""
+        token = hello.get("token")
+        if not isinstance(token, str):
+            await ws.close(BAD_REQUEST, reason="a hello needs the seat's token: "
+                           '{"type": "hello", "token": TOKEN}')
+            return False
+        try:
+            why = await live.hello(conn, token, self.limits.sockets_per_seat)
+        except StoreUnavailableError:
+            await ws.close(TRY_LATER, reason=_UNAVAILABLE)
+            return False
+        if why == "token":
+            await ws.close(BAD_TOKEN, reason="not a token of this table's seats")
+            return False
+        if why == "full":
+            await ws.close(TOO_MANY, reason=f"this seat has {self.limits.sockets_per_seat}"
+                           " connections already: close one first")
+            return False
+        return True
+
     async def _listen(self, ws: WebSocket, live: LiveTable, conn: Connection,
-                      writer: asyncio.Task[None], throttle: _Throttle) -> None:
-        """Hand a connection's messages to its table until it ends, refusing those too fast
-        or too large, and closing it when it floods."""
+                      writer: asyncio.Task[None]) -> None:
+        """Hand a connection's messages to its table until it ends (a hello first makes it
+        its seat's), refusing those too fast or too large, and closing it when it floods."""
         limits = self.limits
+        throttle = _Throttle(limits)  # a spectator's own; a seat's is shared by its connections
+        first = True
         while not writer.done():
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
             text = _text_of(message)
+            large = len(text.encode("utf-8")) > limits.message_bytes
+            if first and not large and (hello := _hello_of(text)) is not None:
+                first = False
+                if not await self._hello(ws, live, conn, hello):
+                    break
+                if conn.seat is not None:  # released when the connection ends
+                    throttle = self._seat_throttle(live.id, conn.seat)
+                continue
+            first = False
             if conn.answer:
                 conn.answer = False  # the first message after a view is always heard
             elif not throttle.bucket.take():
@@ -388,10 +513,14 @@ class _Server:
                                           f" {limits.messages_per_second:g} messages a"
                                           " second: slow down", live.table.step)))
                 continue
-            if len(text.encode("utf-8")) > limits.message_bytes:
+            if large:
                 conn.send(json.dumps(_too("too_large", "the message is over"
                                           f" {limits.message_bytes} bytes",
                                           live.table.step)))
+                continue
+            if '"hello"' in text and _hello_of(text) is not None:
+                conn.send(json.dumps(_too("bad_document", "a hello is only accepted as the"
+                                          " connection's first message", live.table.step)))
                 continue
             error = await live.act(conn, text)
             if error is not None:
@@ -465,6 +594,21 @@ def _text_of(message: Message) -> str:
     return text
 
 
+def _unauthorized(message: str) -> Response:
+    answer = _error("unauthorized", message, 401)
+    answer.headers["WWW-Authenticate"] = "Bearer"
+    return answer
+
+
+def _hello_of(text: str) -> dict[str, object] | None:
+    """Return a message that is a hello (``{"type": "hello", ...}``), or ``None``."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) and data.get("type") == "hello" else None
+
+
 def _too(code: str, message: str, step: int) -> dict[str, object]:
     return {"schema": SCHEMA, "type": "error", "code": code, "message": message, "step": step}
 
@@ -477,6 +621,9 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
             if conn.overflow:
                 with contextlib.suppress(Exception):
                     await ws.close(POLICY, reason=NOT_READING)
+            elif conn.revoked:
+                with contextlib.suppress(Exception):
+                    await ws.close(BAD_TOKEN, reason=REPLACED)
             elif conn.gone:  # a table the server dropped: as for an unknown one
                 with contextlib.suppress(Exception):
                     await ws.close(NO_TABLE, reason="table dropped")

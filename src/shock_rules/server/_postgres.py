@@ -26,12 +26,14 @@ from typing import Final, TypeVar
 
 from .._errors import missing_extra
 from ._store import (
+    SEATS_CHANGED,
     StepTakenError,
     StoredAction,
     StoredTable,
     StoreUnavailableError,
     _BadRow,
     _id_text,
+    _read_seat_map,
     _read_table,
     _seat_map,
 )
@@ -55,8 +57,11 @@ log = logging.getLogger("shock_rules.server")
 
 #: The version of the schema this code writes (the ``schema_version`` relation).
 SCHEMA_VERSION: Final = 1
-#: The channel on which stored actions are announced: ``"<table id> <next step>"``.
+#: The channel on which stored actions are announced: ``"<table id> <next step>"``, and a
+#: seat's replaced token: ``"<table id> seats"``.
 CHANNEL: Final = "shock_rules_steps"
+#: What an announcement of a replaced seat token holds instead of a step.
+SEATS_NOTE: Final = "seats"
 # One lock key for creating the schema: processes starting together wait for one another.
 _SCHEMA_LOCK: Final = 0x5348_4F43_4B00_0001
 
@@ -314,6 +319,23 @@ class PostgresStore:
                                 [(when, table_id) for table_id, when in times.items()])
         self._run(work)
 
+    def replace_seat_token(self, table_id: str, seat: int, digest: str) -> None:
+        """Replace a seat's token hash in one transaction (the row locked: two replacements at
+        once keep both seats' new hashes), and announce it: the other processes close the
+        connections that hold the seat with its old token."""
+        def work(db: psycopg.Connection[tuple[object, ...]]) -> None:
+            with db.transaction():
+                row = db.execute("SELECT seats FROM tables WHERE id = %s FOR UPDATE",
+                                 (table_id,)).fetchone()
+                if row is None:
+                    return
+                seats = _read_seat_map("seats", row[0])
+                seats[seat] = digest
+                db.execute("UPDATE tables SET seats = %s WHERE id = %s",
+                           (_seat_map(seats), table_id))
+                db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {SEATS_NOTE}"))
+        self._run(work)
+
     def close(self) -> None:
         """Close the connections (their leases end with them)."""
         with self._lock:
@@ -335,6 +357,12 @@ class PostgresStore:
                 return row, acts
         row, acts = self._run(work)
         return None if row is None else self._read(row, acts)
+
+    def seat_hashes(self, table_id: str) -> dict[int, str] | None:
+        """Return a table's seats' token hashes as stored now, or ``None``."""
+        row = self._run(lambda db: db.execute("SELECT seats FROM tables WHERE id = %s",
+                                              (table_id,)).fetchone())
+        return None if row is None else _read_seat_map("seats", row[0])
 
     def actions_since(self, table_id: str, step: int) -> list[StoredAction]:
         """Return a table's actions from ``step`` on, in step order."""
@@ -370,6 +398,8 @@ class PostgresStore:
                         table_id, _, step = note.payload.partition(" ")
                         if step.isdigit():
                             yield table_id, int(step)
+                        elif step == SEATS_NOTE:
+                            yield table_id, SEATS_CHANGED
                     await conn.execute("SELECT 1")  # a quiet spell: is the connection alive?
             except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
                 log.warning("listening for steps: %s; listening again",

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
 import attrs
 
@@ -29,6 +29,10 @@ __all__ = [
 ]
 
 log = logging.getLogger("shock_rules.server")
+
+
+#: What :meth:`SharedStore.notifications` yields as the step when a seat's token was replaced.
+SEATS_CHANGED: Final = -2
 
 
 def token_hash(token: str) -> str:
@@ -123,6 +127,11 @@ class Store(Protocol):
         """Release the store's resources."""
         ...
 
+    def replace_seat_token(self, table_id: str, seat: int, digest: str) -> None:
+        """Store ``digest`` as the token hash of a table's seat, in place of its old one (the
+        seat's link was replaced); a table that is not stored is no error."""
+        ...
+
 
 @runtime_checkable
 class SharedStore(Store, Protocol):
@@ -142,8 +151,9 @@ class SharedStore(Store, Protocol):
 
     def notifications(self) -> AsyncGenerator[tuple[str, int], None]:
         """Yield ``(table id, next step)`` as actions are stored by any process (a table
-        created: its number of actions), and ``("", -1)`` after a lost connection: whatever
-        happened meanwhile was not heard."""
+        created: its number of actions), ``(table id, SEATS_CHANGED)`` when a seat's token was
+        replaced, and ``("", -1)`` after a lost connection: whatever happened meanwhile was
+        not heard."""
         ...
 
     def try_lease(self, table_id: str) -> bool:
@@ -158,6 +168,11 @@ class SharedStore(Store, Protocol):
     def holds_lease(self, table_id: str) -> bool:
         """Whether this process still holds the table's lease, as far as it knows without
         asking the database (a lost connection lost its leases)."""
+        ...
+
+    def seat_hashes(self, table_id: str) -> dict[int, str] | None:
+        """Return a table's seats' token hashes as stored now (another process may have
+        replaced one), or ``None`` for a table that is not stored."""
         ...
 
 
@@ -334,6 +349,23 @@ class SQLiteStore:
             except _BadRow as exc:
                 log.error("table %s: could not be restored: %s", _id_text(r[0]), exc)
         return tables
+
+    def replace_seat_token(self, table_id: str, seat: int, digest: str) -> None:
+        """Replace a seat's token hash in one transaction."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                row = self._db.execute("SELECT seats FROM tables WHERE id = ?",
+                                       (table_id,)).fetchone()
+                if row is not None:
+                    seats = _read_seat_map("seats", row[0])
+                    seats[seat] = digest
+                    self._db.execute("UPDATE tables SET seats = ? WHERE id = ?",
+                                     (_seat_map(seats), table_id))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def check(self) -> str | None:
         """Return ``None`` if the file reads whole (SQLite's ``quick_check``, which reads every

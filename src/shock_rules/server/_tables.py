@@ -37,6 +37,7 @@ from ..protocol import (
     read_frame,
 )
 from ._store import (
+    SEATS_CHANGED,
     SharedStore,
     StepTakenError,
     Store,
@@ -131,6 +132,13 @@ class Connection:
     #: Set when its table was dropped (a finished table past the server's limit): the writer
     #: closes the connection as it would for an unknown table.
     gone: bool = False
+    #: The step its client said it saw last (``since``): a hello's seat frame starts there.
+    since: int = -1
+    #: The hash of the token its hello gave (``None``: a spectator): when the seat's token is
+    #: replaced, the connections holding the old one are closed.
+    key: str | None = None
+    #: Set when the seat's token it holds was replaced: the writer closes it (4401).
+    revoked: bool = False
 
     def send(self, frame: str) -> None:
         """Queue a frame (the connection's writer sends it)."""
@@ -469,12 +477,79 @@ class LiveTable:
             self.active = self._clock()
         self._send_view(conn, {})
 
+    async def hello(self, conn: Connection, token: str, most: int) -> str | None:
+        """Give a spectator's connection the seat of ``token`` and send it the seat's frame
+        (its events since the connection's ``since``); return ``None``, or why not: ``"token"``
+        (none of the seats'), ``"full"`` (the seat has ``most`` connections here already).
+        With a shared store the hashes are read again first: another process may have
+        replaced the token. Raise :class:`StoreUnavailableError` if they cannot be."""
+        async with self.lock:
+            if self._shared is not None:
+                self._reload_seats(self._shared.seat_hashes(self.id))
+            seat = self.seat_of(token)
+            if seat is None:
+                return "token"
+            if self.holding(seat) >= most:
+                return "full"
+            if conn not in self.connections:  # the table was dropped meanwhile
+                return None
+            conn.seat, conn.key, conn.seen = seat, self._hashes[seat], conn.since
+            self.active = self._clock()
+            self._send_view(conn, {})
+            self._tell_seat(seat)
+            return None
+
+    def holding(self, seat: int) -> int:
+        """Return how many of this process's connections hold ``seat``."""
+        return sum(1 for conn in self.connections if conn.seat == seat)
+
+    def _tell_seat(self, seat: int) -> None:
+        """Tell every connection of ``seat`` how many connections hold it (on this process):
+        a person sees that the seat is open elsewhere too."""
+        held = [conn for conn in self.connections if conn.seat == seat]
+        frame = json.dumps({"type": "seat", "seat": seat, "connections": len(held)},
+                           separators=(",", ":"))
+        for conn in held:
+            conn.send(frame)
+
+    async def replace_token(self, seat: int, digest: str) -> None:
+        """Store ``digest`` as the hash of the seat's new token; the old token stops working
+        at once, and the connections that hold the seat with it are closed (4401). Raise
+        :class:`StoreUnavailableError`, changing nothing, if the store cannot be reached."""
+        async with self.lock:
+            self._store.replace_seat_token(self.id, seat, digest)
+            self._reload_seats({**self._hashes, seat: digest})
+
+    async def reload_seats(self) -> None:
+        """Read the seats' token hashes from the shared store again (another process replaced
+        one) and close the connections that hold a seat with an old token."""
+        if self._shared is None:
+            return
+        async with self.lock:
+            self._reload_seats(self._shared.seat_hashes(self.id))
+
+    def _reload_seats(self, hashes: dict[int, str] | None) -> None:
+        if hashes is None:  # deleted by another process: its own sweep drops it here
+            return
+        self._hashes = hashes
+        stale = [conn for conn in self.connections
+                 if conn.seat is not None and conn.key != hashes.get(conn.seat)]
+        for conn in stale:
+            conn.revoked = True
+            self.connections.discard(conn)  # no frame for it from now on
+            conn.queue.put_nowait(None)
+        for seat in {conn.seat for conn in stale}:
+            if seat is not None:
+                self._tell_seat(seat)
+
     def leave(self, conn: Connection) -> None:
         """Forget a connection; a seat's is the table's last activity, stored (a restarted
         server counts from there)."""
         if conn not in self.connections:
             return
         self.connections.discard(conn)
+        if conn.seat is not None:
+            self._tell_seat(conn.seat)
         if conn.seat is not None and not (self.dropped or self.stopped or self.is_over):
             self.active = self._clock()
             try:
@@ -709,6 +784,10 @@ class Hub:
                     await each.catch_up()
                 return
             live = self.tables.get(table_id)
+            if step == SEATS_CHANGED:  # a seat's token replaced by another process
+                if live is not None:
+                    await live.reload_seats()
+                return
             if live is None:
                 if _TABLE_ID.fullmatch(table_id):
                     await self._load_one(table_id)

@@ -33,6 +33,7 @@
 /** @typedef {import("../../../../web/types/client").TableRequest} TableRequest */
 /** @typedef {import("../../../../web/types/client").OpenTable} OpenTable */
 /** @typedef {import("../../../../web/types/client").OpenTablesAnswer} OpenTablesAnswer */
+/** @typedef {import("../../../../web/types/client").SeatTokenAnswer} SeatTokenAnswer */
 /** @typedef {{ event: string, step: number | undefined, text: string }} LogLine */
 /**
  * The elements of index.html that this file uses as more than an HTMLElement, by id.
@@ -911,8 +912,12 @@
     return typeof value === "object" && value !== null && "type" in value && typeof value.type === "string";
   }
 
+  // The reason of the server's 4401 close of a connection whose seat's link was replaced.
+  const REPLACED = "the seat's link was replaced";
+
   /**
-   * Return the WebSocket transport of one table at this page's server.
+   * Return the WebSocket transport of one table at this page's server. A seat's token goes in
+   * the connection's first message (a hello), never in its URL: a URL ends in access logs.
    * @param {string} table
    * @param {string | null} token
    * @returns {Transport}
@@ -924,26 +929,33 @@
     /** @type {number | null} */
     let lastStep = null;
     let stopped = false;
+    let seatToken = token;
+    // While this page replaces the seat's link, the server's 4401 close of the old one waits
+    // for the new token instead of ending the page.
+    let held = false;
+    /** @type {TransportHandlers | null} */
+    let waiting = null;
 
     function url() {
       const scheme = location.protocol === "https:" ? "wss:" : "ws:";
       const base = `${scheme}//${location.host}/ws/${encodeURIComponent(table)}`;
-      const query = new URLSearchParams();
-      if (token) query.set("token", token);
       // Tell the server the last step this page saw, so it may send only what was missed.
-      if (lastStep !== null) query.set("since", String(lastStep));
-      const q = query.toString();
-      return q ? `${base}?${q}` : base;
+      return lastStep !== null ? `${base}?since=${lastStep}` : base;
     }
 
     /** @param {TransportHandlers} handlers */
     function open(handlers) {
       if (stopped) return;
       handlers.status("connecting");
+      const used = seatToken;
+      // The server sends the spectator's frame at once; with a hello, this page waits for its
+      // seat's frame (the events since `since` as the seat sees them) and drops the other.
+      let awaiting = used !== null;
       const current = new WebSocket(url());
       socket = current;
       current.addEventListener("open", () => {
         retries = 0;
+        if (used !== null) current.send(JSON.stringify({ type: "hello", token: used }));
         handlers.status("open");
       });
       current.addEventListener("message", (/** @type {MessageEvent<string>} */ message) => {
@@ -956,15 +968,28 @@
         }
         // The client ignores anything else (receive() did so before this check).
         if (!isServerMessage(doc)) return;
+        if (awaiting && doc.type === "view" && "seat" in doc) {
+          if (doc.seat === null) return;
+          awaiting = false;
+        }
         if (doc.type === "view" && "view" in doc && doc.view) lastStep = doc.view.step;
         handlers.document(doc);
       });
       current.addEventListener("close", (event) => {
         if (socket !== current) return;
         socket = null;
+        if (event.code === 4401 && used !== seatToken) {
+          open(handlers); // this page replaced the seat's link: back with the new token
+          return;
+        }
+        if (event.code === 4401 && held) {
+          waiting = handlers;
+          handlers.status("connecting");
+          return;
+        }
         if (event.code === 4401 || event.code === 4403) {
           stopped = true;
-          handlers.status("refused");
+          handlers.status("refused", event.reason);
           return;
         }
         if (event.code === 4404) {
@@ -974,7 +999,8 @@
         }
         const delay = Math.min(5000, 250 * 2 ** retries);
         retries += 1;
-        handlers.status("closed");
+        // 4429: too many connections (of this address, of this seat) or opened too fast.
+        handlers.status("closed", event.code === 4429 ? event.reason : undefined);
         setTimeout(() => open(handlers), delay);
       });
     }
@@ -983,6 +1009,18 @@
       start: open,
       send(doc) {
         if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(doc));
+      },
+      hold() {
+        held = true;
+      },
+      retoken(next) {
+        seatToken = next;
+        held = false;
+        if (waiting) {
+          const handlers = waiting;
+          waiting = null;
+          open(handlers);
+        }
       },
     };
   }
@@ -996,19 +1034,19 @@
     $("table").hidden = false;
     transport.start({
       document: receive,
-      status(kind) {
+      status(kind, detail) {
         client.connected = kind === "open";
         if (kind !== "open") client.pending = false;
         if (kind === "connecting") setConnection("connecting\u2026", "connecting");
         else if (kind === "open") setConnection("connected", "open");
         else if (kind === "refused") {
           setConnection("refused", "closed");
-          showGone(kind);
+          showGone(detail === REPLACED ? "replaced" : kind);
         } else if (kind === "missing") {
           setConnection("no such table", "closed");
           showGone(kind);
         } else {
-          setConnection("reconnecting\u2026", "closed");
+          setConnection(detail ? t("connection.tooMany", { reason: detail }) : "reconnecting\u2026", "closed");
           render();
         }
       },
@@ -1029,6 +1067,9 @@
       if (stepChanged) client.lastError = null;
       if (stepChanged) showError("");
       render();
+    } else if (doc.type === "seat") {
+      holders = doc.connections;
+      seatWords();
     } else if (doc.type === "events") {
       addEvents(doc.events);
       renderLog();
@@ -1039,6 +1080,62 @@
       render();
     }
   }
+
+  // ---- A seat's link: how many connections hold the seat, and replacing its link.
+
+  // How many connections hold this page's seat (the server's latest seat frame).
+  let holders = 0;
+
+  /** Show the seat's tools (a seat's page of this server only) and the notice that the seat is
+   * open elsewhere too. */
+  function seatWords() {
+    $("seat-tools").hidden = !client.token || !!window.shockHost || holders < 1;
+    const notice = $("elsewhere");
+    notice.hidden = holders < 2;
+    notice.textContent = t("seat.elsewhere", { n: holders });
+    $("replace-link").textContent = t("seat.replace");
+  }
+
+  /** Ask the server for a new link of this page's seat: the old one stops working (its other
+   * connections are closed), and this page's address becomes the new link. */
+  async function replaceLink() {
+    const transport = client.transport;
+    const token = client.token;
+    const seat = client.view ? client.view.seat : null;
+    if (!transport || !token || !client.table || seat === null) return;
+    const button = /** @type {HTMLButtonElement} */ ($("replace-link"));
+    const said = $("replaced");
+    button.disabled = true;
+    if (transport.hold) transport.hold();
+    let next = token;
+    try {
+      const response = await fetch(`/api/tables/${encodeURIComponent(client.table)}/seats/${seat}/token`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}` },
+        cache: "no-store",
+      });
+      /** @type {Partial<SeatTokenAnswer> & { message?: string }} */
+      const doc = await response.json().catch(() => ({}));
+      if (!response.ok || typeof doc.token !== "string") {
+        throw new Error(doc.message || t("lobby.httpError", { status: response.status }));
+      }
+      next = doc.token;
+      client.token = next;
+      history.replaceState(null, "", `${location.pathname}${location.search}#token=${encodeURIComponent(next)}`);
+      said.textContent = t("seat.replaced");
+    } catch (exc) {
+      said.textContent = t("seat.replaceError", { reason: /** @type {Error} */ (exc).message });
+    } finally {
+      said.hidden = false;
+      button.disabled = false;
+      if (transport.retoken) transport.retoken(next);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    $("replace-link").addEventListener("click", () => { replaceLink(); });
+  });
+  i18n.onChange(() => seatWords());
 
   // ---- The lobby.
 
@@ -1061,6 +1158,8 @@
     missingTitle: (/** @type {string | null} */ table) => t("lobby.missingTitle", { table }),
     get missingDetail() { return t("lobby.missingDetail"); },
     get refusedTitle() { return t("lobby.refusedTitle"); },
+    get replacedTitle() { return t("lobby.replacedTitle"); },
+    replacedDetail: (/** @type {string | null} */ table) => t("lobby.replacedDetail", { table }),
     refusedDetail: (/** @type {string | null} */ table) => t("lobby.refusedDetail", { table }),
     get watchInstead() { return t("lobby.watchInstead"); },
     get back() { return t("lobby.back"); },
@@ -1136,8 +1235,9 @@
   }
 
   /** Show, instead of the board, that the link leads nowhere: `kind` is the transport's
-   * "missing" (no such table) or "refused" (a token that is none of its seats').
-   * @param {"missing" | "refused"} kind
+   * "missing" (no such table) or "refused" (a token that is none of its seats'), or
+   * "replaced" (refused: someone holding the seat replaced its link).
+   * @param {"missing" | "refused" | "replaced"} kind
    */
   function showGone(kind) {
     const missing = kind === "missing";
@@ -1146,10 +1246,10 @@
     const gone = $("gone");
     gone.hidden = false;
     gone.dataset.kind = kind;
-    $("gone-title").textContent = missing
-      ? LOBBY_TEXT.missingTitle(client.table) : LOBBY_TEXT.refusedTitle;
-    $("gone-detail").textContent = missing
-      ? LOBBY_TEXT.missingDetail : LOBBY_TEXT.refusedDetail(client.table);
+    $("gone-title").textContent = missing ? LOBBY_TEXT.missingTitle(client.table)
+      : kind === "replaced" ? LOBBY_TEXT.replacedTitle : LOBBY_TEXT.refusedTitle;
+    $("gone-detail").textContent = missing ? LOBBY_TEXT.missingDetail
+      : kind === "replaced" ? LOBBY_TEXT.replacedDetail(client.table) : LOBBY_TEXT.refusedDetail(client.table);
     const watch = $("gone-watch");
     // A spectator's link of a table that exists still works: offer it for a refused token.
     watch.hidden = missing || !!window.shockHost;
@@ -1187,8 +1287,9 @@
    */
   function tableLink(table, token) {
     const query = new URLSearchParams({ table });
-    if (token) query.set("token", token);
-    return `${location.origin}/?${query}`;
+    // The token in the fragment: a browser never sends it to a server (nor to a proxy's log).
+    const fragment = token ? `#${new URLSearchParams({ token })}` : "";
+    return `${location.origin}/?${query}${fragment}`;
   }
 
   /** @param {SubmitEvent} event */
@@ -1291,9 +1392,24 @@
 
   function start() {
     const params = new URLSearchParams(location.search);
+    const fragment = new URLSearchParams(location.hash.slice(1));
     const path = /^\/table\/([^/]+)\/?$/.exec(location.pathname);
     client.table = path ? decodeURIComponent(path[1]) : params.get("table");
-    client.token = params.get("token");
+    const old = params.get("token");
+    if (old !== null) {
+      // A link of before (?token=): the token moves to the fragment at once, out of the address
+      // the browser keeps in its history and sends on (the Referer, a reload).
+      params.delete("token");
+      if (!fragment.has("token")) fragment.set("token", old);
+      const query = params.toString();
+      history.replaceState(null, "", `${location.pathname}${query ? `?${query}` : ""}#${fragment}`);
+    }
+    client.token = fragment.get("token") || null;
+    // Another seat's link opened in this page changes only the fragment: no new page is
+    // loaded by the browser, so load it (this page's own replaceState fires no hashchange).
+    window.addEventListener("hashchange", () => {
+      if (new URLSearchParams(location.hash.slice(1)).get("token") !== client.token) location.reload();
+    });
     if (client.table) {
       connect(socketTransport(client.table, client.token));
     } else {

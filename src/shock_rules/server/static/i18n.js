@@ -185,6 +185,13 @@
       "lobby.refusedDetail": "The link names table {table}, but none of its seats. Ask for your seat's link again, or watch the table as a spectator.",
       "lobby.watchInstead": "Watch this table",
       "lobby.back": "Back to the lobby",
+      "lobby.replacedTitle": "This seat's link was replaced",
+      "lobby.replacedDetail": "Someone who holds a seat of table {table} gave it a new link; this one no longer works. Ask for the new link, or watch the table as a spectator.",
+      "seat.elsewhere": (p) => `This seat is also open elsewhere (${p.n} connections in all). If that is not you, replace its link.`,
+      "seat.replace": "Replace this seat's link",
+      "seat.replaced": "The seat has a new link: this page's address. The old link no longer works; send the new one to no one but its player.",
+      "seat.replaceError": "Could not replace the link: {reason}",
+      "connection.tooMany": "too many connections: {reason}",
     },
     "pt-BR": {
       "lang.name": "Português (Brasil)",
@@ -349,6 +356,13 @@
       "lobby.refusedDetail": "O link indica a mesa {table}, mas nenhum de seus lugares. Peça de novo o link do seu lugar, ou assista à mesa como espectador.",
       "lobby.watchInstead": "Assistir a esta mesa",
       "lobby.back": "Voltar ao saguão",
+      "lobby.replacedTitle": "O link deste lugar foi substituído",
+      "lobby.replacedDetail": "Alguém que ocupa um lugar da mesa {table} deu a ele um novo link; este não vale mais. Peça o novo link, ou assista à mesa como espectador.",
+      "seat.elsewhere": (p) => `Este lugar também está aberto em outra página ou aparelho (${p.n} conexões ao todo). Se não for você, substitua o link dele.`,
+      "seat.replace": "Substituir o link deste lugar",
+      "seat.replaced": "O lugar tem um novo link: o endereço desta página. O link antigo não vale mais; envie o novo só a quem joga neste lugar.",
+      "seat.replaceError": "Não foi possível substituir o link: {reason}",
+      "connection.tooMany": "conexões demais: {reason}",
     },
   };
 

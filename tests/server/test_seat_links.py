@@ -1,0 +1,346 @@
+"""A seat's token never travels in a URL: it is the WebSocket's first message (a hello); a seat's
+link can be replaced (the old token stops working, its connections are closed); a seat hears
+how many connections hold it; and WebSockets are capped per address, per seat and in rate
+(a real ``shock-rules serve`` on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from shock_rules.server import token_hash
+
+from ._client import Seat
+from ._live import LiveServer
+
+BOTS = {"1": "random", "2": "random"}
+
+
+def replace(server: LiveServer, table: str, seat: int | str,
+            token: str | None) -> tuple[int, dict[str, str], Any]:
+    """``POST /api/tables/TABLE/seats/SEAT/token`` with ``token`` as the bearer; return the
+    status, the headers and the JSON answer."""
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    request = urllib.request.Request(f"{server.url}/api/tables/{table}/seats/{seat}/token",
+                                     data=b"", method="POST", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, _lower(answer.headers.items()), json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, _lower(exc.headers.items()), json.loads(exc.read())
+
+
+def _lower(headers: Any) -> dict[str, str]:
+    return {k.lower(): v for k, v in headers}
+
+
+async def closed(seat: Seat) -> tuple[int | None, str | None]:
+    """Receive until the server closes the connection; return its code and reason."""
+    try:
+        while True:
+            await seat.recv()
+    except ConnectionClosed as exc:
+        return (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd else (None, None)
+
+
+async def close_of(url: str, *messages: object) -> tuple[int | None, str, list[Any]]:
+    """Open ``url``, send ``messages``, and return the close code, its reason and the frames
+    received before it."""
+    frames: list[Any] = []
+    async with connect(url) as ws:
+        for message in messages:
+            await ws.send(json.dumps(message))
+        try:
+            while True:
+                frames.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+        except ConnectionClosed as exc:
+            assert exc.rcvd is not None
+            return exc.rcvd.code, exc.rcvd.reason, frames
+
+
+def test_a_token_in_the_websocket_url_is_refused_before_any_view(server: LiveServer) -> None:
+    doc = server.create(3, BOTS)
+    token = doc["seats"][0]["token"]
+    for query in (f"token={token}", f"tok%65n={token}", f"since=0&token={token}", "token="):
+        code, reason, frames = asyncio.run(
+            close_of(f"{server.ws_url}/ws/{doc['table']}?{query}"))
+        assert (code, frames) == (4400, [])
+        assert reason == "send the seat's token in the first message, not in the URL"
+
+
+def test_a_hello_first_makes_the_connection_its_seats(server: LiveServer) -> None:
+    doc = server.create(3)  # no bot: no view comes between those of the hello
+    token = doc["seats"][0]["token"]
+
+    async def run() -> tuple[list[Any], list[Any], list[Any]]:
+        url = f"{server.ws_url}/ws/{doc['table']}"
+        async with connect(url) as ws:  # a spectator: a view at once, with no message sent
+            spectator = [json.loads(await asyncio.wait_for(ws.recv(), 30))]
+        async with connect(url) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            seated = [json.loads(await asyncio.wait_for(ws.recv(), 30)) for _ in range(3)]
+            # A second hello is refused, and changes nothing.
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            seated.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+        async with connect(url) as ws:  # a hello after another message: still a spectator
+            await ws.recv()
+            await ws.send(json.dumps({"type": "action", "action": "pass", "step": 0}))
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            late = [json.loads(await asyncio.wait_for(ws.recv(), 30)) for _ in range(2)]
+        return spectator, seated, late
+
+    spectator, seated, late = asyncio.run(run())
+    assert spectator[0]["type"] == "view" and spectator[0]["seat"] is None
+    # The spectator's frame (sent before the hello is read), the seat's, the seat's holders.
+    assert [f["type"] for f in seated] == ["view", "view", "seat", "error"]
+    assert seated[0]["seat"] is None and seated[1]["seat"] == 0
+    assert seated[1]["view"]["hand"]  # the seat's own cards
+    # Its frame starts over: every event since the game began, as seat 0 sees them.
+    dealt = [e for e in seated[1]["events"] if e["event"] == "CardDealt"]
+    assert dealt and all(e["seat"] == 0 for e in dealt)
+    assert seated[2] == {"type": "seat", "seat": 0, "connections": 1}
+    assert seated[3]["code"] == "bad_document" and "first message" in seated[3]["message"]
+    assert late[0]["type"] == "error"
+    assert late[1]["code"] == "bad_document" and "first message" in late[1]["message"]
+
+
+def test_a_bad_hello_is_closed(server: LiveServer) -> None:
+    doc = server.create(3, BOTS)
+    url = f"{server.ws_url}/ws/{doc['table']}"
+    code, reason, _ = asyncio.run(close_of(url, {"type": "hello", "token": "nope"}))
+    assert code == 4401
+    code, reason, _ = asyncio.run(close_of(url, {"type": "hello"}))
+    assert code == 4400 and "token" in reason
+
+
+def test_replacing_a_seats_link_closes_the_old_ones(server: LiveServer) -> None:
+    doc = server.create(3, BOTS)
+    table = doc["table"]
+    old = doc["seats"][0]["token"]
+
+    async def run() -> tuple[Any, ...]:
+        async with Seat(server.ws_url, table, old) as first, \
+                Seat(server.ws_url, table, old) as second, \
+                Seat(server.ws_url, table) as spectator:
+            await first.recv()
+            await second.recv()
+            await spectator.recv()
+            status, headers, answer = await asyncio.to_thread(replace, server, table, 0, old)
+            ends = await asyncio.gather(closed(first), closed(second))
+            # The spectator stays.
+            await spectator.send({"type": "action", "action": "pass", "step": 0})
+            still = await spectator.recv()
+        return status, headers, answer, ends, still
+
+    status, headers, answer, ends, still = asyncio.run(run())
+    assert status == 200 and headers["cache-control"] == "no-store"
+    assert answer["seat"] == 0 and len(answer["token"]) >= 40 and answer["token"] != old
+    assert ends == [(4401, "the seat's link was replaced")] * 2
+    assert still["type"] == "error"
+    new = answer["token"]
+    url = f"{server.ws_url}/ws/{table}"
+    assert asyncio.run(close_of(url, {"type": "hello", "token": old}))[0] == 4401
+    with sqlite3.connect(server.db) as con:
+        (seats,) = con.execute("SELECT seats FROM tables WHERE id = ?", (table,)).fetchone()
+    assert json.loads(seats) == {"0": token_hash(new)}
+
+    async def play() -> dict[str, Any]:
+        async with Seat(server.ws_url, table, new) as seat:
+            return await seat.until_turn()
+
+    assert asyncio.run(play())["seat"] == 0
+    # The old token cannot replace it again; a wrong seat, a missing header neither.
+    assert replace(server, table, 0, old)[0] == 401
+    assert replace(server, table, 1, new)[0] == 401
+    status, headers, answer = replace(server, table, 0, None)
+    assert status == 401 and headers["www-authenticate"] == "Bearer"
+    assert replace(server, "nosuchtable1", 0, new)[0] == 404
+
+
+def test_a_replaced_token_stays_replaced_after_a_restart(fresh_server: LiveServer) -> None:
+    doc = fresh_server.create(3, BOTS)
+    old = doc["seats"][0]["token"]
+    new = replace(fresh_server, doc["table"], 0, old)[2]["token"]
+    fresh_server.kill()
+    fresh_server.start()
+    url = f"{fresh_server.ws_url}/ws/{doc['table']}"
+    assert asyncio.run(close_of(url, {"type": "hello", "token": old}))[0] == 4401
+
+    async def play() -> dict[str, Any]:
+        async with Seat(fresh_server.ws_url, doc["table"], new) as seat:
+            return await seat.until_turn()
+
+    assert asyncio.run(play())["seat"] == 0
+
+
+def test_a_seat_hears_how_many_connections_hold_it(server: LiveServer) -> None:
+    doc = server.create(3, BOTS)
+    token = doc["seats"][0]["token"]
+
+    async def next_count(seat: Seat) -> int:
+        while True:
+            frame = await seat.recv_any()
+            if frame["type"] == "seat":
+                count: int = frame["connections"]
+                return count
+
+    async def run() -> list[int]:
+        counts = []
+        async with Seat(server.ws_url, doc["table"], token) as one:
+            counts.append(await next_count(one))
+            async with Seat(server.ws_url, doc["table"], token):
+                counts.append(await next_count(one))
+                async with Seat(server.ws_url, doc["table"]):  # a spectator does not count
+                    pass
+            counts.append(await next_count(one))
+        return counts
+
+    assert asyncio.run(run()) == [1, 2, 1]
+
+
+def test_websockets_are_capped_per_seat_and_per_address(tmp_path: Path) -> None:
+    live = LiveServer(tmp_path, "--sockets-per-address", "3", "--sockets-per-seat", "2",
+                      "--socket-rate", "50").start()
+    try:
+        doc = live.create(3, BOTS)
+        token = doc["seats"][0]["token"]
+        url = f"{live.ws_url}/ws/{doc['table']}"
+
+        async def run() -> tuple[Any, Any, Any]:
+            async with Seat(live.ws_url, doc["table"], token), \
+                    Seat(live.ws_url, doc["table"], token):
+                third_seat = await close_of(url, {"type": "hello", "token": token})
+                await asyncio.sleep(0.3)  # the server's end of it
+                async with Seat(live.ws_url, doc["table"]):
+                    fourth = await close_of(url)
+            await asyncio.sleep(0.3)
+            again = await close_of(url, {"type": "hello", "token": "x"})  # room again
+            return third_seat, fourth, again
+
+        third_seat, fourth, again = asyncio.run(run())
+        assert third_seat[:2] == (4429, "this seat has 2 connections already: close one first")
+        assert fourth == (4429, "this address has 3 WebSockets open already: close one first",
+                          [])
+        assert again[0] == 4401
+    finally:
+        live.stop()
+
+
+def test_new_websockets_from_one_address_are_rate_limited(tmp_path: Path) -> None:
+    live = LiveServer(tmp_path, "--socket-rate", "1").start()
+    try:
+        doc = live.create(3, {"0": "random", **BOTS})
+        url = f"{live.ws_url}/ws/{doc['table']}"
+
+        async def one() -> int | None:
+            async with connect(url) as ws:
+                try:
+                    await asyncio.wait_for(ws.recv(), 30)
+                except ConnectionClosed as exc:
+                    return exc.rcvd.code if exc.rcvd else None
+                return 1000
+
+        async def run() -> list[int | None]:
+            return [await one() for _ in range(4)]
+
+        codes = asyncio.run(run())
+        assert codes[:2] == [1000, 1000] and 4429 in codes[2:]  # a burst of 2, then 1 a second
+        code, reason, frames = asyncio.run(close_of(url))
+        assert frames == [] and code == 4429 and "new WebSockets a second" in reason
+    finally:
+        live.stop()
+
+
+def test_the_connections_of_one_seat_share_its_message_rate(tmp_path: Path) -> None:
+    live = LiveServer(tmp_path, "--rate-limit", "5").start()
+    try:
+        doc = live.create(3, BOTS)
+        token = doc["seats"][0]["token"]
+
+        async def run() -> int:
+            async with Seat(live.ws_url, doc["table"], token) as one, \
+                    Seat(live.ws_url, doc["table"], token) as two:
+                await one.recv()
+                await two.recv()
+                # Stale messages from both: each gets an error, too_fast once the seat's
+                # shared burst of 5 is spent (each connection's own burst would allow 10).
+                for _ in range(5):
+                    await one.send({"type": "action", "action": "pass", "step": 10**6})
+                    await two.send({"type": "action", "action": "pass", "step": 10**6})
+                answers = [await one.recv() for _ in range(5)] + [await two.recv()
+                                                                  for _ in range(5)]
+            return sum(1 for a in answers if a.get("code") == "too_fast")
+
+        assert asyncio.run(run()) >= 2
+    finally:
+        live.stop()
+
+
+def test_a_person_plays_a_whole_game_with_a_hello(server: LiveServer) -> None:
+    doc = server.create(3, BOTS)
+
+    async def run() -> dict[str, Any]:
+        async with Seat(server.ws_url, doc["table"], doc["seats"][0]["token"]) as seat:
+            return await seat.play(random.Random(3))
+
+    assert asyncio.run(run())["phase"] == "over"
+
+
+def test_a_link_replaced_on_one_process_is_refused_by_the_other(
+        tmp_path: Path, postgres_db: str) -> None:
+    pytest.importorskip("psycopg")
+    one = LiveServer(tmp_path, db=postgres_db, name="one").start()
+    two = LiveServer(tmp_path, db=postgres_db, name="two").start()
+    try:
+        doc = one.create(3, BOTS)
+        table, old = doc["table"], doc["seats"][0]["token"]
+
+        async def run() -> tuple[Any, Any]:
+            async with Seat(two.ws_url, table, old) as there:  # process two knows the table
+                await there.recv()
+                status, _, answer = await asyncio.to_thread(replace, one, table, 0, old)
+                assert status == 200
+                # Process two hears of it and closes its connection of the old token.
+                end = await closed(there)
+            refused = await close_of(f"{two.ws_url}/ws/{table}",
+                                     {"type": "hello", "token": old})
+            async with Seat(two.ws_url, table, answer["token"]) as seat:
+                view = await seat.until_turn()
+            return (end, refused[0]), view
+
+        (end, refused), view = asyncio.run(run())
+        assert end == (4401, "the seat's link was replaced") and refused == 4401
+        assert view["seat"] == 0
+    finally:
+        one.stop()
+        two.stop()
+
+
+def test_the_caps_defaults_are_the_commands() -> None:
+    import argparse
+
+    from shock_rules.cli import serve
+    from shock_rules.server import Limits
+
+    parser = argparse.ArgumentParser()
+    serve.register(parser.add_subparsers())
+    args = parser.parse_args(["serve"])
+    limits = Limits()
+    assert (limits.sockets_per_address, limits.sockets_per_seat) == (32, 4)
+    assert (args.sockets_per_address, args.sockets_per_seat) == (32, 4)
+    assert (limits.sockets_per_second, limits.socket_burst) == (10, 20)
+    assert (args.socket_rate, 2 * args.socket_rate) == (10, 20)
