@@ -6,17 +6,17 @@ import asyncio
 import collections
 import contextlib
 import gc
-import ipaddress
 import json
 import logging
 import math
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Final
 
 import attrs
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -25,6 +25,8 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
+from ._guard import CrossSiteGuard, QuietDisconnects, SecurityHeaders, static_redirect
+from ._guard import client_key as client_key  # re-exported: it was defined here before
 from ._open import open_store
 from ._store import Store, StoreUnavailableError
 from ._tables import (
@@ -86,6 +88,19 @@ class Limits:
     #: never closed; anything above about 1.5 times the rate, kept up, is.
     flood: int = 100
     flood_seconds: float = 10.0
+    #: Seconds a connection has to send a whole request head (from its opening, or from the
+    #: first byte after an answer), and a whole body once its head came: past them it is
+    #: closed (a late body is answered 408). Enforced by :func:`serve`'s protocols.
+    head_seconds: float = 10.0
+    body_seconds: float = 30.0
+    #: Seconds an idle keep-alive connection stays open after an answer (uvicorn's own).
+    keep_alive_seconds: float = 5.0
+    #: TCP connections one client address (an IPv6 client: its /64) may have open at once,
+    #: WebSockets included; a trusted proxy is not counted. Over it a new one is closed at once.
+    connections_per_address: int = 64
+    #: Connections at once in all; ``None``: as many as the file descriptor limit
+    #: (``ulimit -n``) leaves room for (:func:`shock_rules.server._guard.connection_budget`).
+    max_connections: int | None = None
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -133,22 +148,6 @@ class _Bucket:
 MAX_CLIENTS: Final = 10_000
 
 
-def client_key(host: str | None) -> str:
-    """Return what the table-creation limit counts as one client: an IPv4 address, the /64
-    network of an IPv6 address (one machine usually has a whole /64), or the text given."""
-    if not host:
-        return ""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host[:100]
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
-
-
 class _ClientLimits:
     """A token bucket per client address, for ``POST /api/tables``: ``per_minute`` tables a
     minute, bursts of as many; buckets full again are forgotten, so memory stays bounded."""
@@ -174,13 +173,15 @@ class _ClientLimits:
 
 
 def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0,
-               limits: Limits | None = None) -> Starlette:
+               limits: Limits | None = None, allow_origins: Iterable[str] = ()) -> Starlette:
     """Return the table server as an ASGI application.
 
     ``store`` is a :class:`Store`, the path of an SQLite file (created if missing), or a
     PostgreSQL URL (``postgresql://...``, the ``[postgres]`` extra) that several server
     processes may share; its tables are restored when the application starts. ``bot_delay``
-    is the pause before each bot action, in seconds. The HTTP and WebSocket contract is on the
+    is the pause before each bot action, in seconds. A request that changes something, or a
+    WebSocket, from a page of another site is refused, unless its origin is one of
+    ``allow_origins`` (``https://example.com``). The HTTP and WebSocket contract is on the
     Server page of the docs.
     """
     limits = limits or Limits()
@@ -196,9 +197,16 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
         Route("/api/tables", server.list_tables, methods=["GET"]),
         Route("/api/tables/{table}", server.spectator_view),
         WebSocketRoute("/ws/{table}", server.play),
+        Route("/static", static_redirect),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=server.lifespan)
+    guards = [Middleware(SecurityHeaders),
+              Middleware(CrossSiteGuard, allow_origins=tuple(allow_origins)),
+              Middleware(QuietDisconnects)]
+    app = Starlette(routes=routes, middleware=guards, lifespan=server.lifespan)
+    # Starlette's redirect to the path with(out) a slash is an absolute URL built from the
+    # Host header, which the client chooses; the one redirect needed is a route of its own.
+    app.router.redirect_slashes = False
     app.state.hub = hub
     return app
 
