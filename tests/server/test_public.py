@@ -442,3 +442,69 @@ def test_the_log_says_it_once(tmp_path: Path) -> None:
     live.stop()
     log = live.log.read_text()
     assert len(re.findall("can be read by other users", log)) == 1 and "Traceback" not in log
+
+
+# --- The pieces, in-process ------------------------------------------------------------------
+
+
+class _Transport:
+    """What the guard uses of a transport."""
+
+    def __init__(self) -> None:
+        self.closing = False
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def abort(self) -> None:
+        self.closing = True
+
+
+def test_the_guard_counts_an_ipv6_client_as_its_64_and_trusts_proxies(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from typing import cast
+
+    from shock_rules.server._guard import Guard, TrustedProxies
+
+    guard = Guard(head_seconds=1, body_seconds=1, per_address=2, total=None,
+                  trusted=TrustedProxies("10.0.0.0/8, ::1"))
+
+    def admit(host: str) -> tuple[bool, _Transport]:
+        t = _Transport()
+        return guard.admit(cast(asyncio.Transport, t), host, 1), t
+
+    first, second = admit("2001:db8::1"), admit("2001:db8::2")
+    assert first[0] and second[0]
+    for _ in range(5):
+        refused, t = admit("2001:db8::ffff")  # the same /64
+        assert not refused and t.closing
+    assert admit("2001:db8:0:1::1")[0]  # another /64
+    assert all(admit("10.1.2.3")[0] for _ in range(5)) and admit("::1")[0]
+    assert admit("::ffff:10.9.9.9")[0]  # an IPv4-mapped address of a trusted network
+    first[1].closing = True  # a connection closed: its place is free again
+    assert admit("2001:db8::3")[0]
+    said = [r.getMessage() for r in caplog.records]
+    assert said == ["2001:db8::/64: over 2 connections at once from this address: new ones are"
+                    " closed at once (said once a minute)"]
+    everyone = Guard(head_seconds=1, body_seconds=1, per_address=1, total=3)
+    assert everyone.admit(cast(asyncio.Transport, _Transport()), "192.0.2.1", 3)
+    assert not everyone.admit(cast(asyncio.Transport, _Transport()), "192.0.2.2", 4)
+
+
+def test_proxies_and_origins_are_read_strictly() -> None:
+    from shock_rules.server._guard import TrustedProxies, connection_budget, origin
+
+    assert not TrustedProxies("") and not TrustedProxies(" , ")
+    assert TrustedProxies("*").as_uvicorn() == ["*"]
+    assert TrustedProxies("127.0.0.1,10.0.0.0/8").as_uvicorn() == ["127.0.0.1/32", "10.0.0.0/8"]
+    for bad in ("localhost", "10.0.0.0/33", "1.2.3", "127.0.0.1;rm"):
+        with pytest.raises(ValueError, match="is no IP address or network"):
+            TrustedProxies(bad)
+    assert origin("HTTPS://Example.COM:443/") == "https://example.com"
+    assert origin("http://[::1]:8000") == "http://[::1]:8000"
+    for bad in ("null", "example.com", "ftp://example.com", "https://example.com/x",
+                "https://user@example.com", "http://example.com:99999"):
+        with pytest.raises(ValueError, match="is no origin"):
+            origin(bad)
+    total, batch = connection_budget(1024)
+    assert batch == 64 and 500 < total < 1024 - 4 * batch
