@@ -153,11 +153,12 @@ def test_requests_and_websockets_outlive_the_deadlines(quick: LiveServer) -> Non
             sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
             assert read_answer(sock).startswith(b"HTTP/1.1 200")
             time.sleep(0.3)
-    table = quick.create(3, {"0": "random", "1": "random", "2": "random"})["table"]
+    table = quick.create(3)["table"]  # people only: one view, then quiet
 
     async def watch() -> int:
         async with connect(f"{quick.ws_url}/ws/{table}") as ws:
             await asyncio.sleep(1.5)
+            await asyncio.wait_for(await ws.ping(), 5)  # still open, three deadlines later
             frames = 0
             with contextlib.suppress(asyncio.TimeoutError):
                 while True:
