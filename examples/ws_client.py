@@ -22,7 +22,8 @@ except ImportError:
 
 async def main(url: str) -> None:
     body = json.dumps({"players": 4, "bots": {"1": "random", "2": "heuristic", "3": "mcts"}})
-    request = urllib.request.Request(url + "/api/tables", body.encode(), method="POST")
+    request = urllib.request.Request(url + "/api/tables", body.encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
     table = json.load(urllib.request.urlopen(request))
     seat, token = table["seats"][0]["seat"], table["seats"][0]["token"]
     ws_url = url.replace("http", "ws", 1) + f"/ws/{table['table']}"

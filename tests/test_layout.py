@@ -29,7 +29,8 @@ LAYERS: list[tuple[str, ...]] = [
 RUNTIME_DEPS = {"attrs", "cattrs"}
 OPTIONAL = {"cli": {"rich"}, "simulation": {"ray"},
             "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel"},
-            "server": {"starlette", "uvicorn", "websockets", "anyio", "psycopg"}}
+            # h11: uvicorn's own dependency, whose protocol the server subclasses (_guard).
+            "server": {"starlette", "uvicorn", "websockets", "anyio", "psycopg", "h11"}}
 
 
 def _modules() -> dict[str, Path]:

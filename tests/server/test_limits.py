@@ -108,7 +108,8 @@ def test_one_address_creates_at_most_so_many_tables_a_minute(tmp_path: Path) -> 
         import urllib.error
         import urllib.request
 
-        req = urllib.request.Request(live.url + "/api/tables", data=b"{}", method="POST")
+        req = urllib.request.Request(live.url + "/api/tables", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
         with pytest.raises(urllib.error.HTTPError) as info:
             urllib.request.urlopen(req, timeout=10)
         assert info.value.code == 429 and info.value.headers["Retry-After"] == "1"

@@ -198,7 +198,9 @@ def test_serve_says_in_one_line_why_a_postgresql_database_cannot_be_used(
     # shown, only the host and the database.
     status, err = _error(capsys, "--db", "postgresql://shock:s3cret-pw@127.0.0.1:1/tables")
     assert status == 1
-    assert err.count("\n") == 1 and "cannot" in err and "127.0.0.1:1/tables" in err
+    warning, error = err.splitlines()  # the warning of a password in --db, then the error
+    assert warning.startswith("shock-rules serve: warning: the password in --db")
+    assert "cannot" in error and "127.0.0.1:1/tables" in error
     assert "s3cret-pw" not in err
 
 
@@ -208,8 +210,8 @@ def test_serve_says_in_one_line_that_psycopg_cannot_read_a_url(
     # psycopg's own ProgrammingError, before any connection: still one line, no password.
     status, err = _error(capsys, "--db", "postgresql://shock:s3cret-pw@h/tables?badopt=1")
     assert status == 1
-    assert err == ("shock-rules serve: error: cannot use PostgreSQL (an unreadable URL) as the"
-                   " database: ProgrammingError\n")
+    assert err.splitlines()[1:] == ["shock-rules serve: error: cannot use PostgreSQL (an"
+                                    " unreadable URL) as the database: ProgrammingError"]
 
 
 def test_a_bug_planted_in_the_postgresql_store_is_not_reported_as_a_bad_database(
@@ -232,3 +234,75 @@ def test_serve_says_how_to_install_the_postgres_extra_when_it_is_missing(
                         lambda name, *a: None if name == "psycopg" else real(name, *a))
     status, err = _error(capsys, "--db", "postgresql://127.0.0.1/x")
     assert status == 1 and "pip install 'shock-rules[postgres]'" in err
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (("--head-timeout", "0"), "--head-timeout must be a number of seconds above 0"),
+    (("--body-timeout", "nan"), "--body-timeout must be a number of seconds above 0"),
+    (("--keep-alive", "-1"), "--keep-alive must be a number of seconds above 0"),
+    (("--connections-per-address", "0"), "--connections-per-address must be a positive"),
+    (("--max-connections", "x"), "--max-connections must be a positive integer"),
+    (("--forwarded-allow-ips", "127.0.0.1,proxy.example"),
+     "--forwarded-allow-ips: 'proxy.example' is no IP address or network"),
+    (("--forwarded-allow-ips", "10.0.0.0/33"), "'10.0.0.0/33' is no IP address or network"),
+    (("--allow-origin", "example.com"), "--allow-origin: 'example.com' is no origin"),
+    (("--allow-origin", "https://example.com/page"), "is no origin (such as"),
+])
+def test_serve_refuses_bad_public_options(capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                          argv: tuple[str, ...], says: str) -> None:
+    pytest.importorskip("starlette")
+    status, err = _error(capsys, "--db", str(tmp_path / "t.sqlite3"), *argv)
+    assert status == 2 and err.startswith("shock-rules serve: error:") and says in err, err
+    assert err.count("\n") == 1 and not (tmp_path / "t.sqlite3").exists()
+
+
+def _caught(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """Replace the server by a function that notes what it was given."""
+    import shock_rules.server
+
+    given: dict[str, object] = {}
+
+    def caught(host: str, port: int, db: object, **options: object) -> None:
+        given.update(options, db=db)
+        for sock in options["sockets"]:  # type: ignore[attr-defined]
+            sock.close()
+
+    monkeypatch.setattr(shock_rules.server, "serve", caught)
+    return given
+
+
+def test_serve_takes_the_database_from_the_environment(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    given = _caught(monkeypatch)
+    monkeypatch.setenv("SHOCK_RULES_DB", str(tmp_path / "env.sqlite3"))
+    assert main(["serve", "--port", "0"]) == 0
+    assert given["db"].path == str(tmp_path / "env.sqlite3")  # type: ignore[attr-defined]
+    given["db"].close()  # type: ignore[attr-defined]
+    # --db wins over the variable.
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "arg.sqlite3")]) == 0
+    assert given["db"].path == str(tmp_path / "arg.sqlite3")  # type: ignore[attr-defined]
+    given["db"].close()  # type: ignore[attr-defined]
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("url", ["postgresql://shock:s3cret-pw@127.0.0.1:1/tables",
+                                 "postgres://shock@127.0.0.1:1/tables?password=s3cret-pw"])
+def test_a_password_in_db_is_warned_of_and_never_printed(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    pytest.importorskip("starlette")
+    _caught(monkeypatch)
+    # Whether psycopg is there (the database cannot be reached) or not, the warning comes first.
+    status, err = _error(capsys, "--db", url)
+    assert status == 1
+    warning = err.splitlines()[0]
+    assert warning == ("shock-rules serve: warning: the password in --db can be read by every"
+                       " user of this machine (ps shows the command line): give it in"
+                       " PGPASSWORD or ~/.pgpass, or the whole URL in SHOCK_RULES_DB")
+    assert "s3cret-pw" not in err
+    # Given in the environment, it is no one else's to read: no warning.
+    monkeypatch.setenv("SHOCK_RULES_DB", url)
+    status, err = _error(capsys)
+    assert status == 1 and "warning" not in err and "s3cret-pw" not in err

@@ -9,8 +9,10 @@
   with win rates and 95% confidence intervals (:mod:`shock_rules.cli.simulate`).
 - ``shock-rules replay RECORD [--step]``: the transcript of a saved game record
   (:mod:`shock_rules.cli.replay`).
-- ``shock-rules serve [--host H] [--port P] [--db PATH] [--bot-delay S] [--max-tables N]``: the
-  table server, with a browser client (:mod:`shock_rules.cli.serve`; the ``[server]`` extra).
+- ``shock-rules serve [--host H] [--port P] [--db PATH] [--bot-delay S] [--max-tables N]
+  [--forwarded-allow-ips LIST] [--allow-origin ORIGIN]``: the table server, with a browser
+  client (:mod:`shock_rules.cli.serve`; the ``[server]`` extra; its limits and deadlines are
+  on the Server page).
 - ``shock-rules melvin demo|simulate [--players N] [--seed S] [--games N]``: Melvin Vs.
   Kronk, the second game (:mod:`shock_rules.cli.melvin`).
 - ``shock-rules --version`` prints ``shock-rules <version>``; ``shock-rules`` alone prints the

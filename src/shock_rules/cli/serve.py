@@ -1,9 +1,9 @@
 """``shock-rules serve``: the table server, for people in a browser and for programs over
 WebSockets (:mod:`shock_rules.server`; needs the ``[server]`` extra).
 
-It keeps every table in one SQLite file (``--db``) and resumes them all when started again;
-with ``--db postgresql://...`` (the ``[postgres]`` extra), in a PostgreSQL database that several
-``serve`` processes share.
+It keeps every table in one SQLite file (``--db``, or the environment variable
+``SHOCK_RULES_DB``) and resumes them all when started again; with ``--db postgresql://...``
+(the ``[postgres]`` extra), in a PostgreSQL database that several ``serve`` processes share.
 ``--bot-delay`` is the pause before each bot action, so that a person can follow the game.
 """
 
@@ -15,12 +15,16 @@ import math
 import os
 import sqlite3
 import stat
+import sys
 from typing import TYPE_CHECKING
+from urllib.parse import parse_qs, urlsplit
 
 from .._errors import ShockError
 from ._args import clip_message, path_text, positive_arg, quote, report, unwritable
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..server import Store
 
 __all__ = ["register"]
@@ -57,6 +61,35 @@ def _minutes(text: str) -> float:
     return minutes
 
 
+def _seconds(option: str) -> Callable[[str], float]:
+    """Return a type that reads a number of seconds above 0 (at most a day)."""
+    def parse(text: str) -> float:
+        try:
+            seconds = float(text)
+        except ValueError:
+            seconds = math.nan
+        if not 0 < seconds <= 86400:
+            raise argparse.ArgumentTypeError(f"{option} must be a number of seconds above 0"
+                                             f" (at most 86400), not {quote(text)}")
+        return seconds
+
+    return parse
+
+
+#: The environment variable that names the database when ``--db`` does not: a PostgreSQL
+#: URL with a password in it stays out of the process list (``ps``), which anyone may read.
+DB_VARIABLE = "SHOCK_RULES_DB"
+
+
+def _has_password(url: str) -> bool:
+    """Whether a ``postgresql://`` URL holds a password (after the user, or as a parameter)."""
+    try:
+        parts = urlsplit(url)
+        return bool(parts.password) or "password" in parse_qs(parts.query)
+    except ValueError:
+        return ":" in url.partition("@")[0].partition("://")[2]
+
+
 def _special(path: str) -> str | None:
     """Return why ``path`` is no place for an SQLite file (a device, a FIFO...), or ``None``
     for a regular file, a folder (:func:`unwritable` says why not) or nothing yet."""
@@ -77,10 +110,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=_port, default=8000, help="the port (default 8000)")
-    p.add_argument("--db", metavar="PATH|URL", default="shock-rules.sqlite3",
-                   help="the SQLite file of the tables, created if missing (default"
-                        " shock-rules.sqlite3), or a postgresql:// URL that several server"
-                        " processes share (the [postgres] extra)")
+    p.add_argument("--db", metavar="PATH|URL", default=None,
+                   help="the SQLite file of the tables, created if missing, or a"
+                        " postgresql:// URL that several server processes share (the"
+                        f" [postgres] extra); default ${DB_VARIABLE}, else"
+                        " shock-rules.sqlite3 (a URL with a password belongs in"
+                        f" ${DB_VARIABLE}, PGPASSWORD or ~/.pgpass: ps shows --db to all)")
     p.add_argument("--bot-delay", type=_delay, default=0.6, metavar="SECONDS",
                    help="pause before each bot action (default 0.6; 0 for none)")
     p.add_argument("--max-tables", type=positive_arg("--max-tables"), default=1000,
@@ -123,6 +158,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    metavar="N", help="new WebSockets a second one client address may open, in"
                                      " bursts of twice as many; more are closed with 4429"
                                      " (default 10)")
+    p.add_argument("--head-timeout", type=_seconds("--head-timeout"), default=10.0,
+                   metavar="SECONDS", help="a connection that has not sent a whole request"
+                   " head this long after opening (or after its last answer) is closed"
+                   " (default 10)")
+    p.add_argument("--body-timeout", type=_seconds("--body-timeout"), default=30.0,
+                   metavar="SECONDS", help="a request body not whole this long after its head"
+                   " is answered 408 and its connection closed (default 30)")
+    p.add_argument("--keep-alive", type=_seconds("--keep-alive"), default=5.0,
+                   metavar="SECONDS", help="an idle connection is closed this long after its"
+                   " last answer (default 5)")
+    p.add_argument("--connections-per-address", type=positive_arg("--connections-per-address"),
+                   default=64, metavar="N", help="TCP connections one client address (IPv6:"
+                   " its /64) may have open at once, WebSockets included; more are closed at"
+                   " once (default 64; a trusted proxy is not counted)")
+    p.add_argument("--max-connections", type=positive_arg("--max-connections"), default=None,
+                   metavar="N", help="connections at once in all (default: as many as the"
+                   " file descriptor limit, ulimit -n, leaves room for)")
+    p.add_argument("--forwarded-allow-ips", default="", metavar="LIST",
+                   help="the proxies (a comma list of addresses and networks such as"
+                   " 127.0.0.1,10.0.0.0/8; * for any peer) whose X-Forwarded-For and"
+                   " X-Forwarded-Proto are believed (default: nobody's)")
+    p.add_argument("--allow-origin", action="append", default=[],
+                   metavar="ORIGIN", help="an origin (https://example.com) whose pages may"
+                   " create tables and open WebSockets here, besides the server's own"
+                   " (repeat for more)")
     p.set_defaults(run=_run, parser=p)
 
 
@@ -175,9 +235,25 @@ def _run(args: argparse.Namespace) -> int:
         args.parser.error(f"'serve' needs {', '.join(missing)}:"
                           " pip install 'shock-rules[server]'")
     from ..server import Limits, ListenError, listen, serve
+    from ..server._guard import TrustedProxies, origin
 
-    store = (_postgres(args.db) if args.db.startswith(("postgresql://", "postgres://"))
-             else _sqlite(args.db))
+    # Read here, not by argparse: the server package needs the [server] extra, checked above.
+    try:
+        TrustedProxies(args.forwarded_allow_ips)
+    except ValueError as exc:
+        args.parser.error(f"--forwarded-allow-ips: {exc}")
+    try:
+        origins = [origin(o) for o in args.allow_origin]
+    except ValueError as exc:
+        args.parser.error(f"--allow-origin: {exc}")
+
+    db = args.db if args.db is not None else os.environ.get(DB_VARIABLE) or "shock-rules.sqlite3"
+    postgres = db.startswith(("postgresql://", "postgres://"))
+    if postgres and args.db is not None and _has_password(args.db):
+        print("shock-rules serve: warning: the password in --db can be read by every user of"
+              " this machine (ps shows the command line): give it in PGPASSWORD or ~/.pgpass,"
+              f" or the whole URL in {DB_VARIABLE}", file=sys.stderr)
+    store = _postgres(db) if postgres else _sqlite(db)
     if isinstance(store, int):
         return store
     # Bound here too, before the server starts: a port in use or a host that does not
@@ -201,7 +277,12 @@ def _run(args: argparse.Namespace) -> int:
                             sockets_per_address=args.sockets_per_address,
                             sockets_per_seat=args.sockets_per_seat,
                             sockets_per_second=args.socket_rate,
-                            socket_burst=2 * args.socket_rate), sockets=sockets)
+                            socket_burst=2 * args.socket_rate,
+                            head_seconds=args.head_timeout, body_seconds=args.body_timeout,
+                            keep_alive_seconds=args.keep_alive,
+                            connections_per_address=args.connections_per_address,
+                            max_connections=args.max_connections), sockets=sockets,
+              forwarded_allow_ips=args.forwarded_allow_ips, allow_origins=origins)
     except KeyboardInterrupt:
         return 130
     return 0

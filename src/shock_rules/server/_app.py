@@ -6,18 +6,18 @@ import asyncio
 import collections
 import contextlib
 import gc
-import ipaddress
 import json
 import logging
 import math
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Final
 
 import attrs
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -26,6 +26,8 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
+from ._guard import CrossSiteGuard, QuietDisconnects, SecurityHeaders, static_redirect
+from ._guard import client_key as client_key  # re-exported: it was defined here before
 from ._open import open_store
 from ._store import Store, StoreUnavailableError, token_hash
 from ._tables import (
@@ -116,6 +118,19 @@ class Limits:
     #: reconnecting in a loop (each first frame may carry a whole game's events) is refused.
     sockets_per_second: float = 10.0
     socket_burst: float = 20.0
+    #: Seconds a connection has to send a whole request head (from its opening, or from the
+    #: first byte after an answer), and a whole body once its head came: past them it is
+    #: closed (a late body is answered 408). Enforced by :func:`serve`'s protocols.
+    head_seconds: float = 10.0
+    body_seconds: float = 30.0
+    #: Seconds an idle keep-alive connection stays open after an answer (uvicorn's own).
+    keep_alive_seconds: float = 5.0
+    #: TCP connections one client address (an IPv6 client: its /64) may have open at once,
+    #: WebSockets included; a trusted proxy is not counted. Over it a new one is closed at once.
+    connections_per_address: int = 64
+    #: Connections at once in all; ``None``: as many as the file descriptor limit
+    #: (``ulimit -n``) leaves room for (:func:`shock_rules.server._guard.connection_budget`).
+    max_connections: int | None = None
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -163,22 +178,6 @@ class _Bucket:
 MAX_CLIENTS: Final = 10_000
 
 
-def client_key(host: str | None) -> str:
-    """Return what the table-creation limit counts as one client: an IPv4 address, the /64
-    network of an IPv6 address (one machine usually has a whole /64), or the text given."""
-    if not host:
-        return ""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host[:100]
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
-
-
 class _ClientLimits:
     """A token bucket per client address, for ``POST /api/tables``: ``per_minute`` tables a
     minute, bursts of as many; buckets full again are forgotten, so memory stays bounded."""
@@ -204,13 +203,15 @@ class _ClientLimits:
 
 
 def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0,
-               limits: Limits | None = None) -> Starlette:
+               limits: Limits | None = None, allow_origins: Iterable[str] = ()) -> Starlette:
     """Return the table server as an ASGI application.
 
     ``store`` is a :class:`Store`, the path of an SQLite file (created if missing), or a
     PostgreSQL URL (``postgresql://...``, the ``[postgres]`` extra) that several server
     processes may share; its tables are restored when the application starts. ``bot_delay``
-    is the pause before each bot action, in seconds. The HTTP and WebSocket contract is on the
+    is the pause before each bot action, in seconds. A request that changes something, or a
+    WebSocket, from a page of another site is refused, unless its origin is one of
+    ``allow_origins`` (``https://example.com``). The HTTP and WebSocket contract is on the
     Server page of the docs.
     """
     limits = limits or Limits()
@@ -229,9 +230,16 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
         Route("/api/tables/{table}", server.spectator_view),
         Route("/api/tables/{table}/seats/{seat}/token", server.replace_token, methods=["POST"]),
         WebSocketRoute("/ws/{table}", server.play),
+        Route("/static", static_redirect),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=server.lifespan)
+    guards = [Middleware(SecurityHeaders),
+              Middleware(CrossSiteGuard, allow_origins=tuple(allow_origins)),
+              Middleware(QuietDisconnects)]
+    app = Starlette(routes=routes, middleware=guards, lifespan=server.lifespan)
+    # Starlette's redirect to the path with(out) a slash is an absolute URL built from the
+    # Host header, which the client chooses; the one redirect needed is a route of its own.
+    app.router.redirect_slashes = False
     app.state.hub = hub
     return app
 

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import logging
 import re
 import socket
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Final
+from typing import Final, cast
 from urllib.parse import unquote_plus
 
 import uvicorn
 
 from .._errors import quoted
 from ._app import Limits, create_app
+from ._guard import Guard, TrustedProxies, connection_budget, guarded_protocol, quiet_accept_errors
 from ._store import Store
 
 __all__ = ["ListenError", "RedactTokens", "listen", "serve"]
@@ -26,6 +28,8 @@ __all__ = ["ListenError", "RedactTokens", "listen", "serve"]
 _PARAM: Final = re.compile(r"(?:^|(?<=[?&\s\"']))(?=([^=&?\s\"']*)=([^&\s\"']*))")
 #: The query parameter that holds a seat's token (its name as the server reads it).
 TOKEN_PARAM: Final = "token"
+#: The kernel's queue of connections not yet accepted, on each listening socket.
+BACKLOG: Final = 2048
 #: The loggers that print request paths with their query strings (where a seat link's token is).
 URL_LOGGERS: Final = ("uvicorn.access", "uvicorn.error", "uvicorn")
 
@@ -142,7 +146,7 @@ def listen(host: str, port: int) -> list[socket.socket]:
                 # Listening at once holds the port (another socket of SO_REUSEADDR could
                 # still bind it while the server loads its tables); connections wait in the
                 # backlog until the server accepts them.
-                sock.listen(2048)
+                sock.listen(BACKLOG)
             except OSError as exc:
                 sock.close()
                 refused = ListenError(
@@ -165,19 +169,26 @@ def listen(host: str, port: int) -> list[socket.socket]:
 def serve(host: str = "127.0.0.1", port: int = 8000,
           db: Store | str | Path = "shock-rules.sqlite3", *, bot_delay: float = 0.6,
           limits: Limits | None = None, log_level: str = "info", compress: bool = True,
-          sockets: list[socket.socket] | None = None) -> None:
+          sockets: list[socket.socket] | None = None,
+          forwarded_allow_ips: str | Iterable[str] = "",
+          allow_origins: Iterable[str] = ()) -> None:
     """Run the table server until interrupted (``shock-rules serve``); ``db`` is the path of
-    its SQLite file, or a :class:`Store` (as for :func:`create_app`).
+    its SQLite file, or a :class:`Store` (as for :func:`create_app`, with ``allow_origins``).
+
+    ``forwarded_allow_ips`` are the proxies (addresses and networks, a comma list as uvicorn
+    takes it, ``*`` for any) whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers are
+    believed; by default nobody's (:class:`ValueError` for what is no address or network).
 
     It binds ``host`` and ``port`` (:func:`listen`, which raises :class:`ListenError` when it
     cannot) before it starts anything, unless given the bound ``sockets`` to listen on (the
     command line binds them first, to report a port in use on one line).
     """
+    trusted = TrustedProxies(forwarded_allow_ips)  # before binding: a bad list binds nothing
     if sockets is None:
         sockets = listen(host, port)
     try:
         _serve(sockets, db, bot_delay=bot_delay, limits=limits, log_level=log_level,
-               compress=compress)
+               compress=compress, trusted=trusted, allow_origins=allow_origins)
     finally:
         for sock in sockets:
             with contextlib.suppress(OSError):
@@ -185,16 +196,30 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
 
 
 def _serve(sockets: list[socket.socket], db: Store | str | Path, *, bot_delay: float,
-           limits: Limits | None, log_level: str, compress: bool) -> None:
+           limits: Limits | None, log_level: str, compress: bool, trusted: TrustedProxies,
+           allow_origins: Iterable[str]) -> None:
     limits = limits or Limits()
-    app = create_app(db, bot_delay=bot_delay, limits=limits)
+    app = create_app(db, bot_delay=bot_delay, limits=limits, allow_origins=allow_origins)
+    total, batch = connection_budget()
+    guard = Guard(head_seconds=limits.head_seconds, body_seconds=limits.body_seconds,
+                  per_address=limits.connections_per_address,
+                  total=limits.max_connections or total, trusted=trusted)
     # Messages over 16 times the limit are cut off by the WebSocket layer itself (close 1009);
     # the application answers smaller oversized ones with an error document.
     host, port = sockets[0].getsockname()[:2]
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
                             ws_max_size=16 * limits.message_bytes, ws="auto",
                             ws_per_message_deflate=compress, lifespan="on",
-                            timeout_graceful_shutdown=2)
+                            timeout_graceful_shutdown=2, http=guarded_protocol(guard),
+                            # uvicorn believes 127.0.0.1 (and $FORWARDED_ALLOW_IPS) by
+                            # default: anyone on this machine could pick any address.
+                            proxy_headers=bool(trusted),
+                            forwarded_allow_ips=trusted.as_uvicorn() or [],
+                            # uvicorn types it int but hands it to call_later: a fraction is
+                            # fine.
+                            timeout_keep_alive=cast(int, limits.keep_alive_seconds),
+                            # The sockets asyncio accepts in one go (see connection_budget).
+                            backlog=batch)
     install_redaction()  # after uvicorn.Config, which sets up its loggers
     ours = logging.getLogger("shock_rules.server")
     ours.setLevel(log_level.upper())
@@ -206,10 +231,18 @@ def _serve(sockets: list[socket.socket], db: Store | str | Path, *, bot_delay: f
 
 class _Server(uvicorn.Server):
     """uvicorn's server, which says where it listens once started on sockets given to it
-    (uvicorn only says so when it binds them itself)."""
+    (uvicorn only says so when it binds them itself), and at most once a minute that it cannot
+    accept a connection (asyncio's traceback for each one would flood the log)."""
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        quiet_accept_errors(asyncio.get_running_loop())
         await super().startup(sockets=sockets)
+        # uvicorn's backlog is also how many sockets asyncio accepts in one go, kept small
+        # (connection_budget); the kernel's queue of connections not yet accepted, which
+        # costs no file descriptor, stays deep for a burst of clients.
+        for sock in sockets or ():
+            with contextlib.suppress(OSError):
+                sock.listen(BACKLOG)
         if self.started and sockets:
             where = ", ".join("http://" + _where(*s.getsockname()[:2]) for s in sockets)
             logging.getLogger("uvicorn.error").info(

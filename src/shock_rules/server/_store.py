@@ -6,7 +6,9 @@ import hashlib
 import json
 import logging
 import math
+import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import AsyncGenerator, Mapping, Sequence
@@ -216,6 +218,9 @@ class SQLiteStore:
                  checkpoint_every: float = 1.0) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
+        #: What :meth:`load_tables` says, once, of a file others can read (said then, when
+        #: the server has its log and uses the file, not for a file it goes on to refuse).
+        self._exposed = _private(self.path) if self.path not in ("", ":memory:") else None
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
@@ -336,6 +341,9 @@ class SQLiteStore:
         A row that cannot be read (a column of the wrong type, a seat map that is not one) is
         logged, without its contents, and left out: the other tables load.
         """
+        if self._exposed is not None:
+            log.warning("%s", self._exposed)
+            self._exposed = None
         with self._lock:
             rows = self._db.execute(f"{_SELECT_TABLES} ORDER BY created, id").fetchall()
             acts: dict[object, list[StoredAction]] = {}
@@ -382,6 +390,27 @@ class SQLiteStore:
             self._checkpointer.join()
         with self._lock:
             self._db.close()
+
+
+def _private(path: str) -> str | None:
+    """Create the SQLite file ``path`` readable by its owner only (it holds the tables' secret
+    seeds and the cards dealt; SQLite gives its ``-wal`` and ``-shm`` files the database's
+    mode); return what to say of an existing one that others can read, else ``None``."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            return None
+        if stat.S_ISREG(mode) and mode & 0o077:
+            return (f"the database {path} can be read by other users of this machine (mode"
+                    f" {oct(mode & 0o777)}): chmod 600 it (and its -wal and -shm files)")
+        return None
+    except OSError:  # a folder that is not there, or not writable: sqlite3 says so
+        return None
+    os.close(fd)
+    return None
 
 
 def _seat_map(seats: Mapping[int, str]) -> str:
