@@ -46,10 +46,16 @@ ATTACKER = "198.51.100.66"
 MCTS = "mcts:1000"
 
 
-async def open_seat(ws_url: str, table: str, token: str) -> ClientConnection:
-    """Connect to a table's seat: the one place that knows how a seat's token is sent (today
-    in the URL's query)."""
-    return await connect(f"{ws_url}/ws/{table}?token={token}", max_size=2**22)
+async def open_seat(ws_url: str, table: str, token: str, hello: bool = True
+                    ) -> ClientConnection:
+    """Connect to a table's seat: the one place that knows how a seat's token is sent (in a
+    hello, the first message; a server of before issue 42 read it from the URL's query)."""
+    if not hello:
+        return await connect(f"{ws_url}/ws/{table}?token={token}", max_size=2**22)
+    ws = await connect(f"{ws_url}/ws/{table}", max_size=2**22)
+    await ws.send(json.dumps({"type": "hello", "token": token}))
+    await ws.recv()  # the spectator's frame, sent before the hello was read
+    return ws
 
 
 def _post(url: str, body: dict[str, object], forwarded: str | None = None
@@ -111,7 +117,7 @@ class Attack:
 
 
 async def _person(url: str, ws_url: str, rng: random.Random, think: float, start: float,
-                  deadline: float, latencies: list[float]) -> None:
+                  deadline: float, latencies: list[float], hello: bool) -> None:
     """Play a person's seat at tables of three heuristic bots until ``deadline``, keeping the
     latencies of the actions sent after ``start``."""
     while time.perf_counter() < deadline:
@@ -122,7 +128,7 @@ async def _person(url: str, ws_url: str, rng: random.Random, think: float, start
             raise RuntimeError(f"the person's table was refused: {doc}")
         seats = doc["seats"]
         assert isinstance(seats, list)
-        ws = await open_seat(ws_url, str(doc["table"]), seats[0]["token"])
+        ws = await open_seat(ws_url, str(doc["table"]), seats[0]["token"], hello)
         sent_at: float | None = None
         try:
             while (left := deadline - time.perf_counter()) > 0:
@@ -130,6 +136,8 @@ async def _person(url: str, ws_url: str, rng: random.Random, think: float, start
                     frame = json.loads(await asyncio.wait_for(ws.recv(), left))
                 except TimeoutError:
                     return
+                if frame["type"] == "seat":  # how many connections hold the seat: one
+                    continue
                 if frame["type"] != "view":
                     raise RuntimeError(f"refused: {frame}")
                 if sent_at is not None:
@@ -167,7 +175,7 @@ def _quantiles(values: list[float]) -> tuple[float, float]:
     return 1000 * q[49], 1000 * q[98]
 
 
-def phase(url: str, seed: int, think: float, warmup: float, seconds: float
+def phase(url: str, seed: int, think: float, warmup: float, seconds: float, hello: bool
           ) -> dict[str, float]:
     """Play and time for ``warmup + seconds``; return the phase's figures."""
     actions: list[float] = []
@@ -178,7 +186,7 @@ def phase(url: str, seed: int, think: float, warmup: float, seconds: float
     async def both() -> None:
         await asyncio.gather(
             _person(url, url.replace("http", "ws", 1), random.Random(seed), think, start,
-                    deadline, actions),
+                    deadline, actions, hello),
             _health(url, start, deadline, health))
 
     asyncio.run(both())
@@ -204,25 +212,37 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _knows_proxies(env: dict[str, str]) -> bool:
+    """Whether the server these variables start has ``--forwarded-allow-ips`` (and the
+    hello: both came with issue 42)."""
+    out = subprocess.run([sys.executable, "-m", "shock_rules.cli", "serve", "--help"],
+                         capture_output=True, text=True, env=env, check=False).stdout
+    return "--forwarded-allow-ips" in out
+
+
 def start_server(folder: Path, name: str, src: str | None = None
-                 ) -> tuple[subprocess.Popen[bytes], str]:
+                 ) -> tuple[subprocess.Popen[bytes], str, bool]:
     """Start ``shock-rules serve`` (from the checkout ``src``, else this Python's) with its
-    default limits and no bot delay."""
+    default limits and no bot delay; return it, its URL and whether it takes a hello."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     if src is not None:
         env["PYTHONPATH"] = src
+    new = _knows_proxies(env)
     port = _free_port()
     log = (folder / f"{name}.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "shock_rules.cli", "serve", "--port", str(port),
-         "--db", str(folder / f"{name}.sqlite3"), "--bot-delay", "0"],
+         "--db", str(folder / f"{name}.sqlite3"), "--bot-delay", "0",
+         # The attacker's address comes from X-Forwarded-For, believed from 127.0.0.1 only
+         # when named (a server of before issue 42 believed it from there by default).
+         *(["--forwarded-allow-ips", "127.0.0.1"] if new else [])],
         stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(url + "/api/health", timeout=2):
-                return proc, url
+                return proc, url, new
         except OSError:
             time.sleep(0.1)
     proc.kill()
@@ -232,18 +252,18 @@ def start_server(folder: Path, name: str, src: str | None = None
 def run_once(folder: Path, r: int, args: argparse.Namespace, label: str, src: str | None
              ) -> dict[str, dict[str, float]]:
     """One run on a fresh server: idle, then under the attack."""
-    proc, url = start_server(folder, f"{label.replace('/', '_')}-{r}", src)
+    proc, url, hello = start_server(folder, f"{label.replace('/', '_')}-{r}", src)
     attack = Attack(url)
     out: dict[str, dict[str, float]] = {}
     try:
         cpu = _cpu_seconds(proc.pid)
         t0 = time.perf_counter()
-        out["idle"] = phase(url, args.seed + r, args.think, 1.0, args.seconds)
+        out["idle"] = phase(url, args.seed + r, args.think, 1.0, args.seconds, hello)
         out["idle"]["cpu"] = (_cpu_seconds(proc.pid) - cpu) / (time.perf_counter() - t0)
         attack.start()
         cpu = _cpu_seconds(proc.pid)
         t0 = time.perf_counter()
-        out["load"] = phase(url, args.seed + r, args.think, args.warmup, args.seconds)
+        out["load"] = phase(url, args.seed + r, args.think, args.warmup, args.seconds, hello)
         out["load"]["cpu"] = (_cpu_seconds(proc.pid) - cpu) / (time.perf_counter() - t0)
         out["load"]["tables"] = attack.tables
         print(f"  the attack: {attack.tables} tables"
