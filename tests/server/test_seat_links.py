@@ -265,6 +265,24 @@ def test_new_websockets_from_one_address_are_rate_limited(tmp_path: Path) -> Non
         live.stop()
 
 
+def test_replacing_links_is_rate_limited_per_address(tmp_path: Path) -> None:
+    # Each try reads (and a right one writes) the store: a wrong token may not be tried at
+    # will, and a right one may not churn the store either.
+    live = LiveServer(tmp_path, "--replace-rate", "3").start()
+    try:
+        doc = live.create(3, BOTS)
+        table, token = doc["table"], doc["seats"][0]["token"]
+        tries = [replace(live, table, 0, "x" * 43)[0] for _ in range(3)]
+        assert tries == [401, 401, 401]
+        status, headers, answer = replace(live, table, 0, token)
+        assert status == 429 and answer["code"] == "too_fast"
+        assert "seat links replaced a minute" in answer["message"]
+        assert int(headers["retry-after"]) >= 1
+        assert replace(live, table, 0, None)[0] == 401  # no token: nothing to try, no cost
+    finally:
+        live.stop()
+
+
 def test_the_connections_of_one_seat_share_its_message_rate(tmp_path: Path) -> None:
     live = LiveServer(tmp_path, "--rate-limit", "5").start()
     try:

@@ -118,6 +118,10 @@ class Limits:
     #: reconnecting in a loop (each first frame may carry a whole game's events) is refused.
     sockets_per_second: float = 10.0
     socket_burst: float = 20.0
+    #: Seat links one client address may replace a minute (``POST .../token``), in bursts of
+    #: as many: each one reads and writes the store, and a wrong token must not be tried
+    #: at will.
+    replaces_per_minute: float = 30.0
     #: Seconds a connection has to send a whole request head (from its opening, or from the
     #: first byte after an answer), and a whole body once its head came: past them it is
     #: closed (a late body is answered 408). Enforced by :func:`serve`'s protocols.
@@ -255,6 +259,8 @@ class _Server:
         #: New WebSockets per client address (a token bucket each), and those open now.
         self.openers = _ClientLimits(limits.sockets_per_second * 60, limits.socket_burst)
         self.sockets: collections.Counter[str] = collections.Counter()
+        #: Seat links replaced per client address (a token bucket each).
+        self.replacers = _ClientLimits(limits.replaces_per_minute)
         #: The message limit of each table's seat, shared by its connections (with how many
         #: use it): N tabs of one seat do not get N times the rate.
         self.seat_throttles: dict[tuple[str, int], tuple[_Throttle, int]] = {}
@@ -375,6 +381,14 @@ class _Server:
         token = token.strip()
         if scheme.lower() != "bearer" or not token:
             return _unauthorized("send the seat's current token: Authorization: Bearer TOKEN")
+        bucket = self.replacers.bucket(request.client.host if request.client else None)
+        if not bucket.take():  # a right token and a wrong one alike: each costs the store
+            wait = math.ceil(bucket.wait())
+            answer = _error("too_fast", f"more than {self.limits.replaces_per_minute:g} seat"
+                            f" links replaced a minute from this address: try again in {wait} s",
+                            429)
+            answer.headers["Retry-After"] = str(wait)
+            return answer
         try:
             live = await self.hub.find(request.path_params["table"])
             if live is None:
