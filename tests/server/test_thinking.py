@@ -178,8 +178,45 @@ def test_a_worker_that_dies_is_replaced_and_the_decision_tried_again(tmp_path: P
     assert pools == 2 and (tmp_path / "died").exists()
 
 
-def test_a_table_whose_worker_always_dies_fails_with_a_line_of_log(
+def _die_thrice(marker: str, bot: str, view: str, rng_state: tuple[Any, ...]) -> str:
+    with open(marker, "a") as deaths:
+        if deaths.tell() < 3:
+            deaths.write("x")
+            deaths.close()
+            os._exit(3)
+    return decide(bot, view, rng_state)
+
+
+def test_a_table_whose_worker_dies_more_than_one_decisions_tries_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
+    # Three deaths in a row: the decision fails once (two tries), the table waits and asks
+    # again, and the third worker to start lives: the table plays on (it used to stop for good).
+    monkeypatch.setattr(_tables, "THINK_RETRY_SECONDS", 0.01)
+    work = functools.partial(_die_thrice, str(tmp_path / "deaths"))
+
+    async def run() -> tuple[bool, int, int]:
+        hub = Hub(SQLiteStore(":memory:"))
+        hub.thinker = Thinker(1, work=work, context=multiprocessing.get_context("spawn"))
+        table_id, _ = await hub.create(3, "standard", {"0": "mcts:5", "1": "random",
+                                                       "2": "random"}, "203.0.113.7")
+        live = hub.tables[table_id]
+        async with asyncio.timeout(120):  # until seat 0 has decided a few times
+            while not (live.failed or live.is_over or live.table.step > 60):
+                await asyncio.sleep(0.01)
+        await hub.stop()
+        return live.failed, live.table.step, hub.thinker.pools
+
+    with caplog.at_level(logging.WARNING, "shock_rules.server"):
+        failed, step, pools = asyncio.run(run())
+    assert not failed and step > 60 and pools == 4
+    assert "its bot tries again" in caplog.text and "its bots stopped" not in caplog.text
+
+
+def test_a_table_whose_worker_always_dies_fails_with_a_line_of_log(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(_tables, "THINK_RETRY_SECONDS", 0.01)
+
     async def run() -> tuple[bool, bool, int]:
         hub = Hub(SQLiteStore(":memory:"))
         hub.thinker = Thinker(1, work=_die, context=multiprocessing.get_context("spawn"))
@@ -194,8 +231,10 @@ def test_a_table_whose_worker_always_dies_fails_with_a_line_of_log(
 
     with caplog.at_level(logging.WARNING, "shock_rules.server"):
         failed, over, pools = asyncio.run(run())
-    assert (failed, over) == (True, False) and pools == 2
+    # Three decisions in a row failed, each after two workers died: the table stops.
+    assert (failed, over) == (True, False) and pools == 2 * _tables.THINK_FAILURES
     assert "the bot worker process died 2 times on this decision" in caplog.text
+    assert caplog.text.count("its bot tries again") == _tables.THINK_FAILURES - 1
     assert "its bots stopped" in caplog.text
 
 

@@ -46,7 +46,7 @@ from ._store import (
     StoreUnavailableError,
     token_hash,
 )
-from ._thinking import DEFAULT_WORKERS, Thinker, is_mcts
+from ._thinking import DEFAULT_WORKERS, Thinker, ThinkingError, is_mcts
 
 __all__ = [
     "MAX_LISTED",
@@ -68,6 +68,12 @@ log = logging.getLogger("shock_rules.server")
 _TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{12}")
 #: Seconds a table's bots wait before trying again while the store cannot be reached.
 STORE_RETRY_SECONDS: Final = 1.0
+#: Seconds a table's MCTS bot waits before asking again when its decision could not be made
+#: (the worker died on every try: killed by the system short of memory, say), and how many
+#: such failures in a row stop the table: a passing fault costs a pause, not the table; a
+#: decision that kills every worker it meets does not loop for ever.
+THINK_RETRY_SECONDS: Final = 5.0
+THINK_FAILURES: Final = 3
 #: The pacing's jitter (not a secret, and not part of any game: no seed needed).
 _JITTER: Final = random.Random()
 #: Frames waiting for a connection that does not read them: past this, it is closed.
@@ -393,6 +399,7 @@ class LiveTable:
                 pass
 
     async def _run_bots(self) -> None:
+        failures = 0  # decisions in a row that the bot workers could not make
         try:
             while True:
                 async with self.lock:
@@ -412,7 +419,20 @@ class LiveTable:
                     # MCTS thinks for a tenth of a second or more: in a worker process, in
                     # its turn with every other table's (a thread would hold the GIL against
                     # the event loop). The others decide in tens of microseconds, here.
-                    action = await self._thinker.decide(self.client, self.id, name, view, rng)
+                    try:
+                        action = await self._thinker.decide(self.client, self.id, name, view,
+                                                            rng)
+                    except ThinkingError as exc:
+                        if self.stopped or self._thinker.closed:
+                            return  # the server is shutting down
+                        failures += 1
+                        if failures >= THINK_FAILURES:
+                            raise
+                        log.warning("table %s: %s; its bot tries again in %g s", self.id, exc,
+                                    THINK_RETRY_SECONDS)
+                        await asyncio.sleep(THINK_RETRY_SECONDS)
+                        continue
+                    failures = 0
                 elif is_mcts(name):
                     action = await asyncio.to_thread(bot.choose, view, rng)
                 else:

@@ -123,6 +123,11 @@ class Thinker:
         self.pools = 0
         self._closed = False
 
+    @property
+    def closed(self) -> bool:
+        """Whether the thinker was closed (the server is shutting down)."""
+        return self._closed
+
     def waiting(self) -> int:
         """Return how many decisions wait for a worker."""
         return sum(len(tables) for tables in self._waiting.values())
