@@ -158,6 +158,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    metavar="N", help="new WebSockets a second one client address may open, in"
                                      " bursts of twice as many; more are closed with 4429"
                                      " (default 10)")
+    p.add_argument("--request-rate", type=positive_arg("--request-rate"), default=100,
+                   metavar="N", help="HTTP requests a second one client address may make, in"
+                                     " bursts of twice as many; more answer 429 (default 100)")
     p.add_argument("--replace-rate", type=positive_arg("--replace-rate"), default=30,
                    metavar="N", help="seat links one client address may replace a minute, in"
                                      " bursts of as many; more answer 429 (default 30)")
@@ -282,6 +285,7 @@ def _run(args: argparse.Namespace) -> int:
                             sockets_per_second=args.socket_rate,
                             socket_burst=2 * args.socket_rate,
                             replaces_per_minute=args.replace_rate,
+                            requests_per_second=args.request_rate,
                             head_seconds=args.head_timeout, body_seconds=args.body_timeout,
                             keep_alive_seconds=args.keep_alive,
                             connections_per_address=args.connections_per_address,

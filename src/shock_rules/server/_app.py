@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import Message
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
@@ -122,6 +122,10 @@ class Limits:
     #: as many: each one reads and writes the store, and a wrong token must not be tried
     #: at will.
     replaces_per_minute: float = 30.0
+    #: HTTP requests a second one client address may make (pages, files, the API), in bursts
+    #: of twice as many; more answer ``429 too_fast``. Each is cheap, but a loop of them from
+    #: a few connections filled a core.
+    requests_per_second: float = 100.0
     #: Seconds a connection has to send a whole request head (from its opening, or from the
     #: first byte after an answer), and a whole body once its head came: past them it is
     #: closed (a late body is answered 408). Enforced by :func:`serve`'s protocols.
@@ -206,6 +210,30 @@ class _ClientLimits:
         return found
 
 
+class _RequestRate:
+    """ASGI middleware: at most ``per_second`` HTTP requests a second from one client address
+    (in bursts of twice as many); more answer ``429 too_fast`` with ``Retry-After`` before
+    any route runs. (WebSocket handshakes have their own limit, in :meth:`_Server.play`.)"""
+
+    def __init__(self, app: ASGIApp, per_second: float) -> None:
+        self.app = app
+        self.per_second = per_second
+        self.clients = _ClientLimits(per_second * 60, 2 * per_second)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            client = scope.get("client")
+            bucket = self.clients.bucket(client[0] if client else None)
+            if not bucket.take():
+                wait = max(1, math.ceil(bucket.wait()))
+                answer = _error("too_fast", f"more than {self.per_second:g} requests a second"
+                                f" from this address: try again in {wait} s", 429)
+                answer.headers["Retry-After"] = str(wait)
+                await answer(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0,
                limits: Limits | None = None, allow_origins: Iterable[str] = ()) -> Starlette:
     """Return the table server as an ASGI application.
@@ -238,6 +266,7 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     guards = [Middleware(SecurityHeaders),
+              Middleware(_RequestRate, per_second=limits.requests_per_second),
               Middleware(CrossSiteGuard, allow_origins=tuple(allow_origins)),
               Middleware(QuietDisconnects)]
     app = Starlette(routes=routes, middleware=guards, lifespan=server.lifespan)
