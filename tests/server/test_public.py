@@ -8,12 +8,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import http.client
+import importlib.util
 import json
 import os
 import re
 import socket
 import sqlite3
 import stat
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -34,12 +36,17 @@ from ._live import LiveServer
 #: The deadlines of the servers of these tests, in seconds (the defaults are 10, 30 and 5).
 SHORT = ("--head-timeout", "0.5", "--body-timeout", "0.5", "--keep-alive", "0.5")
 TABLE = json.dumps({"players": 3, "bots": {"0": "random", "1": "random"}}).encode()
+#: The HTTP parsers (``--http``) that the deadline and connection tests run under.
+PARSERS = [pytest.param("h11"),
+           pytest.param("httptools", marks=pytest.mark.skipif(
+               importlib.util.find_spec("httptools") is None, reason="httptools not installed"))]
 
 
-@pytest.fixture(scope="module")
-def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """A server with half-second deadlines."""
-    live = LiveServer(tmp_path_factory.mktemp("quick"), *SHORT).start()
+@pytest.fixture(scope="module", params=PARSERS)
+def quick(request: pytest.FixtureRequest,
+          tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server with half-second deadlines, under each HTTP parser."""
+    live = LiveServer(tmp_path_factory.mktemp("quick"), *SHORT, "--http", request.param).start()
     yield live
     live.stop()
 
@@ -172,8 +179,10 @@ def test_requests_and_websockets_outlive_the_deadlines(quick: LiveServer) -> Non
 # --- 2. Connections per address --------------------------------------------------------------
 
 
-def test_connections_over_the_cap_of_an_address_are_closed_at_once(tmp_path: Path) -> None:
-    live = LiveServer(tmp_path, "--connections-per-address", "3").start()
+@pytest.mark.parametrize("http", PARSERS)
+def test_connections_over_the_cap_of_an_address_are_closed_at_once(tmp_path: Path,
+                                                                    http: str) -> None:
+    live = LiveServer(tmp_path, "--connections-per-address", "3", "--http", http).start()
     try:
         held = [raw(live) for _ in range(3)]
         time.sleep(0.3)
@@ -212,9 +221,10 @@ def test_connections_over_the_cap_of_an_address_are_closed_at_once(tmp_path: Pat
     assert log.count("over 3 connections at once from this address") == 1, log
 
 
-def test_a_trusted_proxy_is_not_capped(tmp_path: Path) -> None:
+@pytest.mark.parametrize("http", PARSERS)
+def test_a_trusted_proxy_is_not_capped(tmp_path: Path, http: str) -> None:
     live = LiveServer(tmp_path, "--connections-per-address", "2",
-                      "--forwarded-allow-ips", "127.0.0.1").start()
+                      "--forwarded-allow-ips", "127.0.0.1", "--http", http).start()
     try:
         held = [raw(live) for _ in range(5)]
         time.sleep(0.3)
@@ -225,10 +235,11 @@ def test_a_trusted_proxy_is_not_capped(tmp_path: Path) -> None:
         live.stop()
 
 
-def test_at_the_file_descriptor_limit_the_log_stays_quiet(tmp_path: Path) -> None:
+@pytest.mark.parametrize("http", PARSERS)
+def test_at_the_file_descriptor_limit_the_log_stays_quiet(tmp_path: Path, http: str) -> None:
     resource = pytest.importorskip("resource")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    live = LiveServer(tmp_path, "--connections-per-address", "10000")
+    live = LiveServer(tmp_path, "--connections-per-address", "10000", "--http", http)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(256, hard), hard))  # inherited
     try:
         live.start()
@@ -252,6 +263,28 @@ def test_at_the_file_descriptor_limit_the_log_stays_quiet(tmp_path: Path) -> Non
     log = live.log.read_text()
     assert "Traceback" not in log and "out of system resource" not in log, log[:3000]
     assert log.count("connections at once in all") == 1
+
+
+def test_the_http_parser_is_chosen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from shock_rules.cli import main
+    from shock_rules.server._guard import http_parser
+
+    assert http_parser("h11").__name__ == "_GuardedH11"
+    with pytest.raises(ValueError, match="no HTTP parser"):
+        http_parser("h2")
+    monkeypatch.setitem(sys.modules, "uvicorn.protocols.http.httptools_impl", None)
+    with pytest.raises(ImportError, match="httptools is not installed"):
+        http_parser("httptools")
+    assert http_parser("auto").__name__ == "_GuardedH11"
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "httptools" else find_spec(name, *a))
+    with pytest.raises(SystemExit) as info:
+        main(["serve", "--db", str(tmp_path / "t.sqlite3"), "--http", "httptools"])
+    assert info.value.code == 2
+    assert "--http httptools: httptools is not installed" in capsys.readouterr().err
+    assert not (tmp_path / "t.sqlite3").exists()
 
 
 # --- 3. Cross-site requests ------------------------------------------------------------------

@@ -36,6 +36,7 @@ __all__ = [
     "client_key",
     "connection_budget",
     "guarded_protocol",
+    "http_parser",
     "origin",
     "quiet_accept_errors",
     "static_redirect",
@@ -376,16 +377,25 @@ def _httptools_class() -> type[asyncio.Protocol] | None:
     return _GuardedHttpTools
 
 
-def guarded_protocol(guard: Guard, http: str = "auto") -> type[asyncio.Protocol]:
-    """Return uvicorn's HTTP protocol class (``http``: ``auto``, ``h11`` or ``httptools``, as
-    uvicorn's ``--http``) made to enforce ``guard``, for ``uvicorn.Config(http=...)``."""
-    base: type[Any] | None = None
+def http_parser(http: str = "auto") -> type[asyncio.Protocol]:
+    """Return the guarded protocol class for uvicorn's ``--http`` ``http``: ``h11``,
+    ``httptools`` (:class:`ImportError` if it is not installed) or ``auto`` (httptools if
+    installed, else h11); :class:`ValueError` for another name."""
+    if http not in ("auto", "h11", "httptools"):
+        raise ValueError(f"{http!r} is no HTTP parser (auto, h11 or httptools)")
+    base: type[asyncio.Protocol] | None = None
     if http in ("auto", "httptools"):
         base = _httptools_class()
         if base is None and http == "httptools":
-            raise ImportError("httptools is not installed")
-    if base is None:
-        base = _GuardedH11
+            raise ImportError("httptools is not installed: pip install httptools")
+    return base or _GuardedH11
+
+
+def guarded_protocol(guard: Guard, http: str = "auto") -> type[asyncio.Protocol]:
+    """Return uvicorn's HTTP protocol class (``http``: ``auto``, ``h11`` or ``httptools``, as
+    uvicorn's ``--http``, :func:`http_parser`) made to enforce ``guard``, for
+    ``uvicorn.Config(http=...)``."""
+    base = http_parser(http)
     return type(base.__name__, (base,), {"guard": guard})
 
 
