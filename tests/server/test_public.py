@@ -131,6 +131,20 @@ def test_a_head_trickled_after_a_keep_alive_answer_is_closed(quick: LiveServer) 
     assert took < 3
 
 
+@pytest.mark.parametrize("between", [b"\r\n", b"\r\n\r\n\r\n", b"\n"])
+def test_a_blank_line_after_an_answer_does_not_lift_the_deadlines(quick: LiveServer,
+                                                                  between: bytes) -> None:
+    # A CRLF between requests cancels uvicorn's keep-alive timer and begins no request
+    # (httptools skips it): the next head's deadline runs from it. (h11 answers 400 at once.)
+    with raw(quick) as sock:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert read_answer(sock).startswith(b"HTTP/1.1 200")
+        sock.sendall(between)
+        took, data = closed_after(sock)
+    assert data == b"" or data.startswith(b"HTTP/1.1 400 "), data
+    assert took < 3
+
+
 def test_a_body_that_stops_gets_408(quick: LiveServer) -> None:
     with raw(quick) as sock:
         sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"

@@ -328,7 +328,9 @@ def _httptools_class() -> type[asyncio.Protocol] | None:
 
     class _GuardedHttpTools(HttpToolsProtocol):
         """uvicorn's httptools protocol with a :class:`Guard`, the phase read from the
-        parser's callbacks."""
+        parser's callbacks; idle after an answer (uvicorn's keep-alive timer), and any data
+        then starts the next head's deadline (a CRLF between requests, which the parser
+        skips without beginning a message, cancels the keep-alive timer too)."""
 
         guard: ClassVar[Guard]
         deadline: _Deadline
@@ -348,6 +350,17 @@ def _httptools_class() -> type[asyncio.Protocol] | None:
         def connection_lost(self, exc: Exception | None) -> None:
             self.deadline.stop()
             super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if self.deadline.phase == IDLE:
+                self.deadline.head()
+            super().data_received(data)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if (self.deadline.phase != DONE and not self.transport.is_closing()
+                    and self.timeout_keep_alive_task is not None):
+                self.deadline.idle()  # uvicorn's keep-alive timer watches it
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
