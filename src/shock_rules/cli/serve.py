@@ -168,6 +168,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--body-timeout", type=_seconds("--body-timeout"), default=30.0,
                    metavar="SECONDS", help="a request body not whole this long after its head"
                    " is answered 408 and its connection closed (default 30)")
+    p.add_argument("--write-timeout", type=_seconds("--write-timeout"), default=30.0,
+                   metavar="SECONDS", help="a connection whose answer the client has not read"
+                   " (data waiting to be sent) this long is closed (default 30)")
     p.add_argument("--keep-alive", type=_seconds("--keep-alive"), default=5.0,
                    metavar="SECONDS", help="an idle connection is closed this long after its"
                    " last answer (default 5)")
@@ -288,6 +291,7 @@ def _run(args: argparse.Namespace) -> int:
                             socket_burst=2 * args.socket_rate,
                             replaces_per_minute=args.replace_rate,
                             head_seconds=args.head_timeout, body_seconds=args.body_timeout,
+                            write_seconds=args.write_timeout,
                             keep_alive_seconds=args.keep_alive,
                             connections_per_address=args.connections_per_address,
                             max_connections=args.max_connections), sockets=sockets,

@@ -213,7 +213,8 @@ def _serve(sockets: list[socket.socket], db: Store | str | Path, *, bot_delay: f
     total, batch = connection_budget()
     guard = Guard(head_seconds=limits.head_seconds, body_seconds=limits.body_seconds,
                   per_address=limits.connections_per_address,
-                  total=limits.max_connections or total, trusted=trusted)
+                  total=limits.max_connections or total, trusted=trusted,
+                  write_seconds=limits.write_seconds)
     # Messages over 16 times the limit are cut off by the WebSocket layer itself (close 1009);
     # the application answers smaller oversized ones with an error document.
     host, port = sockets[0].getsockname()[:2]
