@@ -8,12 +8,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import http.client
+import importlib.util
 import json
 import os
 import re
 import socket
 import sqlite3
 import stat
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -34,12 +36,19 @@ from ._live import LiveServer
 #: The deadlines of the servers of these tests, in seconds (the defaults are 10, 30 and 5).
 SHORT = ("--head-timeout", "0.5", "--body-timeout", "0.5", "--keep-alive", "0.5")
 TABLE = json.dumps({"players": 3, "bots": {"0": "random", "1": "random"}}).encode()
+#: The HTTP parsers (``--http``) that the deadline and connection tests run under.
+PARSERS = [pytest.param("h11"),
+           pytest.param("httptools", marks=pytest.mark.skipif(
+               importlib.util.find_spec("httptools") is None, reason="httptools not installed"))]
+#: A request for a file of some size (the client's script, about 58 KB).
+BIG = b"GET /static/app.js HTTP/1.1\r\nHost: x\r\n\r\n"
 
 
-@pytest.fixture(scope="module")
-def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """A server with half-second deadlines."""
-    live = LiveServer(tmp_path_factory.mktemp("quick"), *SHORT).start()
+@pytest.fixture(scope="module", params=PARSERS)
+def quick(request: pytest.FixtureRequest,
+          tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server with half-second deadlines, under each HTTP parser."""
+    live = LiveServer(tmp_path_factory.mktemp("quick"), *SHORT, "--http", request.param).start()
     yield live
     live.stop()
 
@@ -48,6 +57,27 @@ def raw(live: LiveServer) -> socket.socket:
     """Return a TCP connection to the server."""
     sock = socket.create_connection(("127.0.0.1", live.port), timeout=10)
     return sock
+
+
+def slow_reader(live: LiveServer) -> socket.socket:
+    """Return a TCP connection to the server with a receive buffer as small as can be."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)  # before connecting: the window
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", live.port))
+    return sock
+
+
+def send_queue(server_port: int, client_port: int) -> int | None:
+    """Return the bytes the server's end of a connection has sent and not had acknowledged
+    (Linux's /proc/net/tcp), or ``None`` if that connection is no more."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, state = fields[1], fields[2], fields[3]
+        if (int(local.rpartition(":")[2], 16) == server_port
+                and int(remote.rpartition(":")[2], 16) == client_port and state == "01"):
+            return int(fields[4].partition(":")[0], 16)
+    return None
 
 
 def read_all(sock: socket.socket) -> bytes:
@@ -124,6 +154,20 @@ def test_a_head_trickled_after_a_keep_alive_answer_is_closed(quick: LiveServer) 
     assert took < 3
 
 
+@pytest.mark.parametrize("between", [b"\r\n", b"\r\n\r\n\r\n", b"\n"])
+def test_a_blank_line_after_an_answer_does_not_lift_the_deadlines(quick: LiveServer,
+                                                                  between: bytes) -> None:
+    # A CRLF between requests cancels uvicorn's keep-alive timer and begins no request
+    # (httptools skips it): the next head's deadline runs from it. (h11 answers 400 at once.)
+    with raw(quick) as sock:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert read_answer(sock).startswith(b"HTTP/1.1 200")
+        sock.sendall(between)
+        took, data = closed_after(sock)
+    assert data == b"" or data.startswith(b"HTTP/1.1 400 "), data
+    assert took < 3
+
+
 def test_a_body_that_stops_gets_408(quick: LiveServer) -> None:
     with raw(quick) as sock:
         sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
@@ -172,8 +216,10 @@ def test_requests_and_websockets_outlive_the_deadlines(quick: LiveServer) -> Non
 # --- 2. Connections per address --------------------------------------------------------------
 
 
-def test_connections_over_the_cap_of_an_address_are_closed_at_once(tmp_path: Path) -> None:
-    live = LiveServer(tmp_path, "--connections-per-address", "3").start()
+@pytest.mark.parametrize("http", PARSERS)
+def test_connections_over_the_cap_of_an_address_are_closed_at_once(tmp_path: Path,
+                                                                    http: str) -> None:
+    live = LiveServer(tmp_path, "--connections-per-address", "3", "--http", http).start()
     try:
         held = [raw(live) for _ in range(3)]
         time.sleep(0.3)
@@ -212,9 +258,10 @@ def test_connections_over_the_cap_of_an_address_are_closed_at_once(tmp_path: Pat
     assert log.count("over 3 connections at once from this address") == 1, log
 
 
-def test_a_trusted_proxy_is_not_capped(tmp_path: Path) -> None:
+@pytest.mark.parametrize("http", PARSERS)
+def test_a_trusted_proxy_is_not_capped(tmp_path: Path, http: str) -> None:
     live = LiveServer(tmp_path, "--connections-per-address", "2",
-                      "--forwarded-allow-ips", "127.0.0.1").start()
+                      "--forwarded-allow-ips", "127.0.0.1", "--http", http).start()
     try:
         held = [raw(live) for _ in range(5)]
         time.sleep(0.3)
@@ -225,10 +272,11 @@ def test_a_trusted_proxy_is_not_capped(tmp_path: Path) -> None:
         live.stop()
 
 
-def test_at_the_file_descriptor_limit_the_log_stays_quiet(tmp_path: Path) -> None:
+@pytest.mark.parametrize("http", PARSERS)
+def test_at_the_file_descriptor_limit_the_log_stays_quiet(tmp_path: Path, http: str) -> None:
     resource = pytest.importorskip("resource")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    live = LiveServer(tmp_path, "--connections-per-address", "10000")
+    live = LiveServer(tmp_path, "--connections-per-address", "10000", "--http", http)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(256, hard), hard))  # inherited
     try:
         live.start()
@@ -252,6 +300,86 @@ def test_at_the_file_descriptor_limit_the_log_stays_quiet(tmp_path: Path) -> Non
     log = live.log.read_text()
     assert "Traceback" not in log and "out of system resource" not in log, log[:3000]
     assert log.count("connections at once in all") == 1
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_answers_a_client_does_not_read_are_aborted(tmp_path: Path, http: str) -> None:
+    # Pipelined requests for a file, never read: the server's send buffer fills and the
+    # answer waits; the write deadline frees the connections (and their places).
+    live = LiveServer(tmp_path, "--connections-per-address", "2", "--write-timeout", "1",
+                      "--http", http).start()
+    try:
+        held = [slow_reader(live) for _ in range(2)]
+        for sock in held:
+            sock.sendall(BIG * 60)
+        time.sleep(0.3)
+        with raw(live) as sock:  # both still count
+            assert closed_after(sock)[1] == b""
+        time.sleep(3)
+        assert live.get("/api/health") == (200, {"ok": True})
+        for sock in held:
+            sock.close()
+    finally:
+        live.stop()
+    assert "Traceback" not in live.log.read_text()
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux's /proc/net/tcp")
+@pytest.mark.parametrize("http", PARSERS)
+def test_a_connection_closing_with_an_answer_unsent_still_counts(tmp_path: Path,
+                                                                  http: str) -> None:
+    # A client fills the server's send buffer, then asks for the connection to be closed
+    # (Connection: close): asyncio keeps the socket until the client reads (never).
+    live = LiveServer(tmp_path, "--connections-per-address", "2", "--http", http).start()
+    try:
+        held = []
+        for _ in range(2):
+            sock = slow_reader(live)
+            client_port = sock.getsockname()[1]
+            sock.sendall(BIG * 20)
+            time.sleep(0.3)
+            before = send_queue(live.port, client_port)
+            for _ in range(100):  # one by one until the kernel no longer takes a whole answer
+                sock.sendall(BIG)
+                time.sleep(0.03)
+                now = send_queue(live.port, client_port)
+                if before is None or now is None or now - before < 50_000:
+                    break
+                before = now
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            held.append(sock)
+        time.sleep(0.3)
+        with raw(live) as sock:
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert closed_after(sock)[1] == b""
+        for sock in held:
+            sock.close()
+        time.sleep(0.5)
+        assert live.get("/api/health") == (200, {"ok": True})
+    finally:
+        live.stop()
+
+
+def test_the_http_parser_is_chosen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from shock_rules.cli import main
+    from shock_rules.server._guard import http_parser
+
+    assert http_parser("h11").__name__ == "_GuardedH11"
+    with pytest.raises(ValueError, match="no HTTP parser"):
+        http_parser("h2")
+    monkeypatch.setitem(sys.modules, "uvicorn.protocols.http.httptools_impl", None)
+    with pytest.raises(ImportError, match="httptools is not installed"):
+        http_parser("httptools")
+    assert http_parser("auto").__name__ == "_GuardedH11"
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "httptools" else find_spec(name, *a))
+    with pytest.raises(SystemExit) as info:
+        main(["serve", "--db", str(tmp_path / "t.sqlite3"), "--http", "httptools"])
+    assert info.value.code == 2
+    assert "--http httptools: httptools is not installed" in capsys.readouterr().err
+    assert not (tmp_path / "t.sqlite3").exists()
 
 
 # --- 3. Cross-site requests ------------------------------------------------------------------
@@ -453,9 +581,13 @@ class _Transport:
 
     def __init__(self) -> None:
         self.closing = False
+        self.buffered = 0
 
     def is_closing(self) -> bool:
         return self.closing
+
+    def get_write_buffer_size(self) -> int:
+        return self.buffered
 
     def abort(self) -> None:
         self.closing = True
@@ -482,7 +614,9 @@ def test_the_guard_counts_an_ipv6_client_as_its_64_and_trusts_proxies(
     assert admit("2001:db8:0:1::1")[0]  # another /64
     assert all(admit("10.1.2.3")[0] for _ in range(5)) and admit("::1")[0]
     assert admit("::ffff:10.9.9.9")[0]  # an IPv4-mapped address of a trusted network
-    first[1].closing = True  # a connection closed: its place is free again
+    first[1].closing, first[1].buffered = True, 10  # closing, an answer still unsent
+    assert not admit("2001:db8::3")[0]
+    first[1].buffered = 0  # a connection closed: its place is free again
     assert admit("2001:db8::3")[0]
     said = [r.getMessage() for r in caplog.records]
     assert said == ["2001:db8::/64: over 2 connections at once from this address: new ones are"

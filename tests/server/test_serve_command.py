@@ -240,6 +240,8 @@ def test_serve_says_how_to_install_the_postgres_extra_when_it_is_missing(
     (("--head-timeout", "0"), "--head-timeout must be a number of seconds above 0"),
     (("--body-timeout", "nan"), "--body-timeout must be a number of seconds above 0"),
     (("--keep-alive", "-1"), "--keep-alive must be a number of seconds above 0"),
+    (("--write-timeout", "0"), "--write-timeout must be a number of seconds above 0"),
+    (("--http", "h2"), "argument --http: invalid choice: 'h2'"),
     (("--connections-per-address", "0"), "--connections-per-address must be a positive"),
     (("--max-connections", "x"), "--max-connections must be a positive integer"),
     (("--forwarded-allow-ips", "127.0.0.1,proxy.example"),

@@ -171,6 +171,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--body-timeout", type=_seconds("--body-timeout"), default=30.0,
                    metavar="SECONDS", help="a request body not whole this long after its head"
                    " is answered 408 and its connection closed (default 30)")
+    p.add_argument("--write-timeout", type=_seconds("--write-timeout"), default=30.0,
+                   metavar="SECONDS", help="a connection whose answer the client has not read"
+                   " (data waiting to be sent) this long is closed (default 30)")
     p.add_argument("--keep-alive", type=_seconds("--keep-alive"), default=5.0,
                    metavar="SECONDS", help="an idle connection is closed this long after its"
                    " last answer (default 5)")
@@ -181,6 +184,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--max-connections", type=positive_arg("--max-connections"), default=None,
                    metavar="N", help="connections at once in all (default: as many as the"
                    " file descriptor limit, ulimit -n, leaves room for)")
+    p.add_argument("--http", choices=("auto", "h11", "httptools"), default="auto",
+                   help="the HTTP parser: auto takes httptools if it is installed, else h11"
+                   " (default auto)")
     p.add_argument("--forwarded-allow-ips", default="", metavar="LIST",
                    help="the proxies (a comma list of addresses and networks such as"
                    " 127.0.0.1,10.0.0.0/8; * for any peer) whose X-Forwarded-For and"
@@ -252,6 +258,8 @@ def _run(args: argparse.Namespace) -> int:
         origins = [origin(o) for o in args.allow_origin]
     except ValueError as exc:
         args.parser.error(f"--allow-origin: {exc}")
+    if args.http == "httptools" and importlib.util.find_spec("httptools") is None:
+        args.parser.error("--http httptools: httptools is not installed: pip install httptools")
 
     db = args.db if args.db is not None else os.environ.get(DB_VARIABLE) or "shock-rules.sqlite3"
     postgres = db.startswith(("postgresql://", "postgres://"))
@@ -287,10 +295,12 @@ def _run(args: argparse.Namespace) -> int:
                             replaces_per_minute=args.replace_rate,
                             requests_per_second=args.request_rate,
                             head_seconds=args.head_timeout, body_seconds=args.body_timeout,
+                            write_seconds=args.write_timeout,
                             keep_alive_seconds=args.keep_alive,
                             connections_per_address=args.connections_per_address,
                             max_connections=args.max_connections), sockets=sockets,
-              forwarded_allow_ips=args.forwarded_allow_ips, allow_origins=origins)
+              forwarded_allow_ips=args.forwarded_allow_ips, allow_origins=origins,
+              http=args.http)
     except KeyboardInterrupt:
         return 130
     return 0

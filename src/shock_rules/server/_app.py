@@ -139,6 +139,9 @@ class Limits:
     #: Connections at once in all; ``None``: as many as the file descriptor limit
     #: (``ulimit -n``) leaves room for (:func:`shock_rules.server._guard.connection_budget`).
     max_connections: int | None = None
+    #: Seconds an answer may wait on a client that does not read it (data the kernel would
+    #: not take, the connection open or closing) before the connection is aborted.
+    write_seconds: float = 30.0
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:

@@ -36,6 +36,7 @@ __all__ = [
     "client_key",
     "connection_budget",
     "guarded_protocol",
+    "http_parser",
     "origin",
     "quiet_accept_errors",
     "static_redirect",
@@ -136,15 +137,24 @@ def connection_budget(soft_limit: int | None = None) -> tuple[int, int]:
     return max(1, soft_limit - held - 4 * batch - 32), batch
 
 
+def _held(transport: asyncio.Transport) -> bool:
+    """Whether a connection still holds its file descriptor: open, or closing with an answer
+    still to send (asyncio keeps it until the client has read it all)."""
+    return not transport.is_closing() or transport.get_write_buffer_size() > 0
+
+
 class Guard:
     """What the connections of one server share: the deadlines (seconds) for a request's head
-    and body, and the caps on connections at once, from one address and in all; a refused
-    connection is closed at once, with a line of log at most once a minute per address."""
+    and body and for an answer the client does not read, and the caps on connections at once,
+    from one address and in all; a refused connection is closed at once, with a line of log
+    at most once a minute per address."""
 
     def __init__(self, *, head_seconds: float, body_seconds: float, per_address: int,
-                 total: int | None, trusted: TrustedProxies | None = None) -> None:
+                 total: int | None, trusted: TrustedProxies | None = None,
+                 write_seconds: float = 30.0) -> None:
         self.head_seconds = head_seconds
         self.body_seconds = body_seconds
+        self.write_seconds = write_seconds
         self.per_address = per_address
         self.total = total
         self.trusted = trusted or TrustedProxies()
@@ -168,7 +178,7 @@ class Guard:
         if live is None:
             live = self.open[key] = weakref.WeakSet()
         else:
-            for gone in [t for t in live if t.is_closing()]:
+            for gone in [t for t in live if not _held(t)]:
                 live.discard(gone)
         if len(live) >= self.per_address:
             self._refuse(transport, key, f"over {self.per_address} connections at once from"
@@ -176,7 +186,7 @@ class Guard:
             return False
         live.add(transport)
         if len(self.open) > self._sweep_at:  # forget addresses with nothing open any more
-            for k in [k for k, s in self.open.items() if all(t.is_closing() for t in s)]:
+            for k in [k for k, s in self.open.items() if not any(_held(t) for t in s)]:
                 del self.open[k]
             self._sweep_at = max(1024, 2 * len(self.open))
         return True
@@ -211,7 +221,9 @@ _TIMEOUT: Final = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/j
 class _Deadline:
     """The one timer of a connection: its request head must be whole within the head
     deadline, its body within the body deadline after the head; past it, the connection is
-    closed (a body too late gets a 408 first, if nothing was answered yet)."""
+    closed (a body too late gets a 408 first, if nothing was answered yet). And an answer the
+    client does not read: data waiting to be sent (the kernel's buffer for the connection
+    full) for the write deadline in a row, the connection open or closing, aborts it."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, transport: asyncio.Transport,
                  guard: Guard, answered: Callable[[], bool]) -> None:
@@ -220,15 +232,33 @@ class _Deadline:
         self.guard = guard
         self.answered = answered
         self.phase = HEAD
+        #: When the phase's deadline and the write deadline pass (the loop's time), if they run.
+        self.due: float | None = None
+        self.write_due: float | None = None
         self.timer: asyncio.TimerHandle | None = None
+        # Every byte asyncio cannot hand to the kernel at once pauses the protocol's writing
+        # (uvicorn then waits before writing more), and resumes it once all is handed over:
+        # the write deadline runs while paused, whatever closes the connection meanwhile.
+        transport.set_write_buffer_limits(high=0)
 
-    def _set(self, phase: str, seconds: float | None) -> None:
+    def _arm(self) -> None:
+        """Set the timer for the nearer deadline (if it is not set for it already)."""
+        at = min((t for t in (self.due, self.write_due) if t is not None), default=None)
         if self.timer is not None:
+            if self.timer.when() == at:
+                return
             self.timer.cancel()
             self.timer = None
+        if at is not None:
+            self.timer = self.loop.call_at(at, self._expired)
+
+    def _set(self, phase: str, seconds: float | None) -> None:
         self.phase = phase
-        if seconds is not None and not self.transport.is_closing():
-            self.timer = self.loop.call_later(seconds, self._expired)
+        if seconds is None or self.transport.is_closing():
+            self.due = None
+        else:
+            self.due = self.loop.time() + seconds
+        self._arm()
 
     def head(self) -> None:
         self._set(HEAD, self.guard.head_seconds)
@@ -244,19 +274,50 @@ class _Deadline:
 
     def stop(self) -> None:
         """Stop for good (the connection is closed, or is a WebSocket now)."""
+        self.write_due = None
         self._set(DONE, None)
+
+    def paused(self) -> None:
+        """The transport cannot send all it has (``pause_writing``): the write deadline runs."""
+        if self.phase != DONE and self.write_due is None:
+            self.write_due = self.loop.time() + self.guard.write_seconds
+            self._arm()
+
+    def resumed(self) -> None:
+        """The transport has handed all its data to the kernel (``resume_writing``)."""
+        if self.write_due is not None:
+            self.write_due = None
+            self._arm()
 
     def _expired(self) -> None:
         self.timer = None
+        now = self.loop.time() + 1e-3  # call_at may run a callback a hair early
+        if self.write_due is not None and now >= self.write_due:
+            self.write_due = self.due = None
+            self.transport.abort()  # a client that does not read what it asked for
+            return
+        if self.due is not None and now >= self.due:
+            self.due = None
+            self._phase_expired()
+        self._arm()
+
+    def _phase_expired(self) -> None:
         if self.transport.is_closing():
             return
         if self.phase == BODY and not self.answered():
             self.transport.write(_TIMEOUT)
             self.transport.close()
             # A client that reads nothing would keep it open until the 408 is sent.
-            self.loop.call_later(1.0, self.transport.abort)
+            self.write_due = min(self.write_due or math.inf, self.loop.time() + 1.0)
         else:
             self.transport.abort()  # nothing to say to a client that never said what it wants
+
+
+def _upgraded(deadline: _Deadline) -> None:
+    """A connection becomes a WebSocket: the WebSocket's own pings and limits judge it from
+    now on, with asyncio's usual write buffer."""
+    deadline.stop()
+    deadline.transport.set_write_buffer_limits()
 
 
 class _GuardedH11(H11Protocol):
@@ -294,8 +355,16 @@ class _GuardedH11(H11Protocol):
         self._follow()
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
-        self.deadline.stop()  # the WebSocket's own pings judge it from now on
+        _upgraded(self.deadline)
         super().handle_websocket_upgrade(event)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self.deadline.paused()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self.deadline.resumed()
 
     def _follow(self) -> None:
         deadline = self.deadline
@@ -327,7 +396,9 @@ def _httptools_class() -> type[asyncio.Protocol] | None:
 
     class _GuardedHttpTools(HttpToolsProtocol):
         """uvicorn's httptools protocol with a :class:`Guard`, the phase read from the
-        parser's callbacks."""
+        parser's callbacks; idle after an answer (uvicorn's keep-alive timer), and any data
+        then starts the next head's deadline (a CRLF between requests, which the parser
+        skips without beginning a message, cancels the keep-alive timer too)."""
 
         guard: ClassVar[Guard]
         deadline: _Deadline
@@ -347,6 +418,17 @@ def _httptools_class() -> type[asyncio.Protocol] | None:
         def connection_lost(self, exc: Exception | None) -> None:
             self.deadline.stop()
             super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if self.deadline.phase == IDLE:
+                self.deadline.head()
+            super().data_received(data)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if (self.deadline.phase != DONE and not self.transport.is_closing()
+                    and self.timeout_keep_alive_task is not None):
+                self.deadline.idle()  # uvicorn's keep-alive timer watches it
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
@@ -370,22 +452,39 @@ def _httptools_class() -> type[asyncio.Protocol] | None:
                 self.deadline.app()
 
         def handle_websocket_upgrade(self) -> None:
-            self.deadline.stop()
+            _upgraded(self.deadline)
             super().handle_websocket_upgrade()
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            self.deadline.paused()
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            self.deadline.resumed()
 
     return _GuardedHttpTools
 
 
-def guarded_protocol(guard: Guard, http: str = "auto") -> type[asyncio.Protocol]:
-    """Return uvicorn's HTTP protocol class (``http``: ``auto``, ``h11`` or ``httptools``, as
-    uvicorn's ``--http``) made to enforce ``guard``, for ``uvicorn.Config(http=...)``."""
-    base: type[Any] | None = None
+def http_parser(http: str = "auto") -> type[asyncio.Protocol]:
+    """Return the guarded protocol class for uvicorn's ``--http`` ``http``: ``h11``,
+    ``httptools`` (:class:`ImportError` if it is not installed) or ``auto`` (httptools if
+    installed, else h11); :class:`ValueError` for another name."""
+    if http not in ("auto", "h11", "httptools"):
+        raise ValueError(f"{http!r} is no HTTP parser (auto, h11 or httptools)")
+    base: type[asyncio.Protocol] | None = None
     if http in ("auto", "httptools"):
         base = _httptools_class()
         if base is None and http == "httptools":
-            raise ImportError("httptools is not installed")
-    if base is None:
-        base = _GuardedH11
+            raise ImportError("httptools is not installed: pip install httptools")
+    return base or _GuardedH11
+
+
+def guarded_protocol(guard: Guard, http: str = "auto") -> type[asyncio.Protocol]:
+    """Return uvicorn's HTTP protocol class (``http``: ``auto``, ``h11`` or ``httptools``, as
+    uvicorn's ``--http``, :func:`http_parser`) made to enforce ``guard``, for
+    ``uvicorn.Config(http=...)``."""
+    base = http_parser(http)
     return type(base.__name__, (base,), {"guard": guard})
 
 

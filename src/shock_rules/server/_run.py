@@ -17,7 +17,14 @@ import uvicorn
 
 from .._errors import quoted
 from ._app import Limits, create_app
-from ._guard import Guard, TrustedProxies, connection_budget, guarded_protocol, quiet_accept_errors
+from ._guard import (
+    Guard,
+    TrustedProxies,
+    connection_budget,
+    guarded_protocol,
+    http_parser,
+    quiet_accept_errors,
+)
 from ._store import Store
 
 __all__ = ["ListenError", "RedactTokens", "listen", "serve"]
@@ -171,24 +178,27 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
           limits: Limits | None = None, log_level: str = "info", compress: bool = True,
           sockets: list[socket.socket] | None = None,
           forwarded_allow_ips: str | Iterable[str] = "",
-          allow_origins: Iterable[str] = ()) -> None:
+          allow_origins: Iterable[str] = (), http: str = "auto") -> None:
     """Run the table server until interrupted (``shock-rules serve``); ``db`` is the path of
     its SQLite file, or a :class:`Store` (as for :func:`create_app`, with ``allow_origins``).
 
     ``forwarded_allow_ips`` are the proxies (addresses and networks, a comma list as uvicorn
     takes it, ``*`` for any) whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers are
     believed; by default nobody's (:class:`ValueError` for what is no address or network).
+    ``http`` is uvicorn's HTTP parser: ``h11``, ``httptools`` (:class:`ImportError` if it is
+    not installed) or ``auto`` (httptools if installed, else h11).
 
     It binds ``host`` and ``port`` (:func:`listen`, which raises :class:`ListenError` when it
     cannot) before it starts anything, unless given the bound ``sockets`` to listen on (the
     command line binds them first, to report a port in use on one line).
     """
     trusted = TrustedProxies(forwarded_allow_ips)  # before binding: a bad list binds nothing
+    http_parser(http)  # an unknown or missing parser binds nothing either
     if sockets is None:
         sockets = listen(host, port)
     try:
         _serve(sockets, db, bot_delay=bot_delay, limits=limits, log_level=log_level,
-               compress=compress, trusted=trusted, allow_origins=allow_origins)
+               compress=compress, trusted=trusted, allow_origins=allow_origins, http=http)
     finally:
         for sock in sockets:
             with contextlib.suppress(OSError):
@@ -197,20 +207,21 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
 
 def _serve(sockets: list[socket.socket], db: Store | str | Path, *, bot_delay: float,
            limits: Limits | None, log_level: str, compress: bool, trusted: TrustedProxies,
-           allow_origins: Iterable[str]) -> None:
+           allow_origins: Iterable[str], http: str = "auto") -> None:
     limits = limits or Limits()
     app = create_app(db, bot_delay=bot_delay, limits=limits, allow_origins=allow_origins)
     total, batch = connection_budget()
     guard = Guard(head_seconds=limits.head_seconds, body_seconds=limits.body_seconds,
                   per_address=limits.connections_per_address,
-                  total=limits.max_connections or total, trusted=trusted)
+                  total=limits.max_connections or total, trusted=trusted,
+                  write_seconds=limits.write_seconds)
     # Messages over 16 times the limit are cut off by the WebSocket layer itself (close 1009);
     # the application answers smaller oversized ones with an error document.
     host, port = sockets[0].getsockname()[:2]
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
                             ws_max_size=16 * limits.message_bytes, ws="auto",
                             ws_per_message_deflate=compress, lifespan="on",
-                            timeout_graceful_shutdown=2, http=guarded_protocol(guard),
+                            timeout_graceful_shutdown=2, http=guarded_protocol(guard, http),
                             # uvicorn believes 127.0.0.1 (and $FORWARDED_ALLOW_IPS) by
                             # default: anyone on this machine could pick any address.
                             proxy_headers=bool(trusted),
