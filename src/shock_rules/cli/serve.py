@@ -25,7 +25,7 @@ from ._args import clip_message, path_text, positive_arg, quote, report, unwrita
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..server import Store
+    from ..server import Limits, Store
 
 __all__ = ["register"]
 
@@ -241,12 +241,33 @@ def _postgres(url: str) -> Store | int:
                       f" {type(exc).__name__}", 1)
 
 
+def limits_of(args: argparse.Namespace) -> Limits:
+    """Return the server's :class:`~shock_rules.server.Limits` that the options ask for (the
+    defaults of both agree: a test checks every field)."""
+    from ..server import Limits
+
+    return Limits(max_tables=args.max_tables, tables_per_address=args.tables_per_address,
+                  finished_tables=args.keep_finished, messages_per_second=args.rate_limit,
+                  tables_per_minute=args.table_rate, idle_minutes=args.idle_minutes,
+                  bot_workers=args.bot_workers, mcts_per_table=args.mcts_per_table,
+                  mcts_tables_per_address=args.mcts_tables_per_address,
+                  sockets_per_address=args.sockets_per_address,
+                  sockets_per_seat=args.sockets_per_seat,
+                  sockets_per_second=args.socket_rate, socket_burst=2 * args.socket_rate,
+                  replaces_per_minute=args.replace_rate,
+                  requests_per_second=args.request_rate,
+                  head_seconds=args.head_timeout, body_seconds=args.body_timeout,
+                  write_seconds=args.write_timeout, keep_alive_seconds=args.keep_alive,
+                  connections_per_address=args.connections_per_address,
+                  max_connections=args.max_connections)
+
+
 def _run(args: argparse.Namespace) -> int:
     missing = [name for name in NEEDS if importlib.util.find_spec(name) is None]
     if missing:
         args.parser.error(f"'serve' needs {', '.join(missing)}:"
                           " pip install 'shock-rules[server]'")
-    from ..server import Limits, ListenError, listen, serve
+    from ..server import ListenError, listen, serve
     from ..server._guard import TrustedProxies, origin
 
     # Read here, not by argparse: the server package needs the [server] extra, checked above.
@@ -279,26 +300,7 @@ def _run(args: argparse.Namespace) -> int:
         return report("serve", clip_message(str(exc)), 1 if exc.resolved else 2)
     try:
         serve(args.host, args.port, store, bot_delay=args.bot_delay,
-              limits=Limits(max_tables=args.max_tables,
-                            tables_per_address=args.tables_per_address,
-                            finished_tables=args.keep_finished,
-                            messages_per_second=args.rate_limit,
-                            tables_per_minute=args.table_rate,
-                            idle_minutes=args.idle_minutes,
-                            bot_workers=args.bot_workers,
-                            mcts_per_table=args.mcts_per_table,
-                            mcts_tables_per_address=args.mcts_tables_per_address,
-                            sockets_per_address=args.sockets_per_address,
-                            sockets_per_seat=args.sockets_per_seat,
-                            sockets_per_second=args.socket_rate,
-                            socket_burst=2 * args.socket_rate,
-                            replaces_per_minute=args.replace_rate,
-                            requests_per_second=args.request_rate,
-                            head_seconds=args.head_timeout, body_seconds=args.body_timeout,
-                            write_seconds=args.write_timeout,
-                            keep_alive_seconds=args.keep_alive,
-                            connections_per_address=args.connections_per_address,
-                            max_connections=args.max_connections), sockets=sockets,
+              limits=limits_of(args), sockets=sockets,
               forwarded_allow_ips=args.forwarded_allow_ips, allow_origins=origins,
               http=args.http)
     except KeyboardInterrupt:
