@@ -52,9 +52,8 @@ async def open_seat(ws_url: str, table: str, token: str, hello: bool = True
     hello, the first message; a server of before issue 42 read it from the URL's query)."""
     if not hello:
         return await connect(f"{ws_url}/ws/{table}?token={token}", max_size=2**22)
-    ws = await connect(f"{ws_url}/ws/{table}", max_size=2**22)
+    ws = await connect(f"{ws_url}/ws/{table}/seat", max_size=2**22)
     await ws.send(json.dumps({"type": "hello", "token": token}))
-    await ws.recv()  # the spectator's frame, sent before the hello was read
     return ws
 
 

@@ -57,13 +57,12 @@ async def play_table(url: str, table: dict[str, object], rng: random.Random, thi
     not kept."""
     seats = table["seats"]
     assert isinstance(seats, list)
-    ws_url = url.replace("http", "ws", 1) + f"/ws/{table['table']}"
+    ws_url = url.replace("http", "ws", 1) + f"/ws/{table['table']}/seat"
     sent_at: float | None = None
     acted = 0
     first = last = None
     async with connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": seats[0]["token"]}))
-        await ws.recv()  # the spectator's frame, sent before the hello was read
         while True:
             left = deadline - time.perf_counter()
             if left <= 0:

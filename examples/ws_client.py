@@ -26,7 +26,7 @@ async def main(url: str) -> None:
                                      headers={"Content-Type": "application/json"})
     table = json.load(urllib.request.urlopen(request))
     seat, token = table["seats"][0]["seat"], table["seats"][0]["token"]
-    ws_url = url.replace("http", "ws", 1) + f"/ws/{table['table']}"
+    ws_url = url.replace("http", "ws", 1) + f"/ws/{table['table']}/seat"
     turns, scores = 0, []
     print(f"table {table['table']}: playing seat {seat} against three bots, who take their time"
           " (the server's --bot-delay)")
@@ -37,8 +37,8 @@ async def main(url: str) -> None:
             if frame["type"] == "error":
                 print("refused:", frame["message"], file=sys.stderr)
                 continue
-            if frame["type"] != "view" or frame["seat"] is None:  # the spectator's, before
-                continue  # the hello was read; or how many connections hold the seat
+            if frame["type"] != "view":  # how many connections hold the seat
+                continue
             view = frame["view"]
             scores += [e["scores"] for e in frame["events"] if e["event"] == "GameEnded"]
             for e in frame["events"]:

@@ -112,9 +112,8 @@ class Server:
         """Return the seat's view document, read over the WebSocket as a client would."""
         from websockets.sync.client import connect
 
-        with connect(f"ws://127.0.0.1:{self.port}/ws/{table}") as ws:
+        with connect(f"ws://127.0.0.1:{self.port}/ws/{table}/seat") as ws:
             ws.send(json.dumps({"type": "hello", "token": token}))
-            frame = json.loads(ws.recv(timeout=10))  # the spectator's, before the hello
             frame = json.loads(ws.recv(timeout=10))
         assert frame["type"] == "view" and frame["seat"] is not None
         view: dict[str, Any] = frame["view"]

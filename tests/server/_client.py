@@ -14,13 +14,13 @@ TIMEOUT = 30.0
 
 
 class Seat:
-    """One WebSocket connection to a table: a seat (its token sent in a hello, the first
-    message; the spectator's frame that comes before the seat's is left out of
-    :attr:`frames`) or a spectator."""
+    """One WebSocket connection to a table: a seat's (``/ws/ID/seat``, its token sent in a
+    hello, the first message) or a spectator's (``/ws/ID``)."""
 
     def __init__(self, ws_url: str, table: str, token: str | None = None,
                  since: int | None = None) -> None:
-        self.url = f"{ws_url}/ws/{table}" + (f"?since={since}" if since is not None else "")
+        self.url = (f"{ws_url}/ws/{table}" + ("/seat" if token is not None else "")
+                    + (f"?since={since}" if since is not None else ""))
         self.token = token
         self.frames: list[dict[str, Any]] = []
         #: The ``connections`` of each ``seat`` frame so far.
@@ -31,8 +31,6 @@ class Seat:
         self.ws = await connect(self.url, max_size=2**22)
         if self.token is not None:
             await self.send({"type": "hello", "token": self.token})
-            first = await self.recv_any()
-            assert first["type"] == "view" and first["seat"] is None, first
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -1,4 +1,5 @@
-"""A seat's token never travels in a URL: it is the WebSocket's first message (a hello); a seat's
+"""A seat's token never travels in a URL: it is the first message (a hello) of a seat's WebSocket,
+``/ws/ID/seat``, which is sent nothing before; a seat's
 link can be replaced (the old token stops working, its connections are closed); a seat hears
 how many connections hold it; and WebSockets are capped per address, per seat and in rate
 (a real ``shock-rules serve`` on 127.0.0.1)."""
@@ -75,56 +76,74 @@ async def close_of(url: str, *messages: object) -> tuple[int | None, str, list[A
 def test_a_token_in_the_websocket_url_is_refused_before_any_view(server: LiveServer) -> None:
     doc = server.create(3, BOTS)
     token = doc["seats"][0]["token"]
-    for query in (f"token={token}", f"tok%65n={token}", f"since=0&token={token}", "token="):
-        code, reason, frames = asyncio.run(
-            close_of(f"{server.ws_url}/ws/{doc['table']}?{query}"))
-        assert (code, frames) == (4400, [])
-        assert reason == "send the seat's token in the first message, not in the URL"
+    for path in ("", "/seat"):
+        for query in (f"token={token}", f"tok%65n={token}", f"since=0&token={token}", "token="):
+            code, reason, frames = asyncio.run(
+                close_of(f"{server.ws_url}/ws/{doc['table']}{path}?{query}"))
+            assert (code, frames) == (4400, [])
+            assert reason == ("send the seat's token in the first message at /ws/ID/seat, not"
+                              " in the URL")
 
 
-def test_a_hello_first_makes_the_connection_its_seats(server: LiveServer) -> None:
+def test_a_seats_connection_is_sent_nothing_before_its_hello(server: LiveServer) -> None:
     doc = server.create(3)  # no bot: no view comes between those of the hello
     token = doc["seats"][0]["token"]
 
-    async def run() -> tuple[list[Any], list[Any], list[Any]]:
+    async def run() -> tuple[list[Any], list[Any], list[Any], Any]:
         url = f"{server.ws_url}/ws/{doc['table']}"
         async with connect(url) as ws:  # a spectator: a view at once, with no message sent
             spectator = [json.loads(await asyncio.wait_for(ws.recv(), 30))]
-        async with connect(url) as ws:
+        async with connect(url + "/seat") as ws:
+            with pytest.raises(TimeoutError):  # nothing for whoever has not said who it is
+                await asyncio.wait_for(ws.recv(), 0.5)
             await ws.send(json.dumps({"type": "hello", "token": token}))
-            seated = [json.loads(await asyncio.wait_for(ws.recv(), 30)) for _ in range(3)]
+            seated = [json.loads(await asyncio.wait_for(ws.recv(), 30)) for _ in range(2)]
             # A second hello is refused, and changes nothing.
             await ws.send(json.dumps({"type": "hello", "token": token}))
             seated.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
-        async with connect(url) as ws:  # a hello after another message: still a spectator
+        async with connect(url) as ws:  # a hello on a spectator's connection: refused
             await ws.recv()
-            await ws.send(json.dumps({"type": "action", "action": "pass", "step": 0}))
             await ws.send(json.dumps({"type": "hello", "token": token}))
-            late = [json.loads(await asyncio.wait_for(ws.recv(), 30)) for _ in range(2)]
-        return spectator, seated, late
+            late = [json.loads(await asyncio.wait_for(ws.recv(), 30))]
+        # The hello must come first.
+        closed = await close_of(url + "/seat", {"type": "action", "action": "pass", "step": 0})
+        return spectator, seated, late, closed
 
-    spectator, seated, late = asyncio.run(run())
+    spectator, seated, late, (code, reason, frames) = asyncio.run(run())
     assert spectator[0]["type"] == "view" and spectator[0]["seat"] is None
-    # The spectator's frame (sent before the hello is read), the seat's, the seat's holders.
-    assert [f["type"] for f in seated] == ["view", "view", "seat", "error"]
-    assert seated[0]["seat"] is None and seated[1]["seat"] == 0
-    assert seated[1]["view"]["hand"]  # the seat's own cards
-    # Its frame starts over: every event since the game began, as seat 0 sees them.
-    dealt = [e for e in seated[1]["events"] if e["event"] == "CardDealt"]
+    # The seat's frame first, then how many connections hold the seat.
+    assert [f["type"] for f in seated] == ["view", "seat", "error"]
+    assert seated[0]["seat"] == 0 and seated[0]["view"]["hand"]  # the seat's own cards
+    # Its frame starts at the beginning: every event since the game began, as seat 0 sees
+    # them (without since).
+    dealt = [e for e in seated[0]["events"] if e["event"] == "CardDealt"]
     assert dealt and all(e["seat"] == 0 for e in dealt)
-    assert seated[2] == {"type": "seat", "seat": 0, "connections": 1}
-    assert seated[3]["code"] == "bad_document" and "first message" in seated[3]["message"]
-    assert late[0]["type"] == "error"
-    assert late[1]["code"] == "bad_document" and "first message" in late[1]["message"]
+    assert seated[1] == {"type": "seat", "seat": 0, "connections": 1}
+    assert seated[2]["code"] == "bad_document" and "first message" in seated[2]["message"]
+    assert late[0]["code"] == "bad_document" and "/ws/ID/seat" in late[0]["message"]
+    assert (code, frames) == (4400, []) and "the first message must be a hello" in reason
+
+
+def test_a_hello_must_come_in_time(tmp_path: Path) -> None:
+    live = LiveServer(tmp_path, "--head-timeout", "0.5").start()
+    try:
+        doc = live.create(3, BOTS)
+        code, reason, frames = asyncio.run(close_of(f"{live.ws_url}/ws/{doc['table']}/seat"))
+        assert (code, frames) == (4400, []) and "no hello within 0.5 s" in reason
+    finally:
+        live.stop()
 
 
 def test_a_bad_hello_is_closed(server: LiveServer) -> None:
     doc = server.create(3, BOTS)
-    url = f"{server.ws_url}/ws/{doc['table']}"
-    code, reason, _ = asyncio.run(close_of(url, {"type": "hello", "token": "nope"}))
-    assert code == 4401
-    code, reason, _ = asyncio.run(close_of(url, {"type": "hello"}))
-    assert code == 4400 and "token" in reason
+    url = f"{server.ws_url}/ws/{doc['table']}/seat"
+    code, reason, frames = asyncio.run(close_of(url, {"type": "hello", "token": "nope"}))
+    assert (code, frames) == (4401, [])
+    for bad in ({"type": "hello"}, {"type": "hello", "token": 7}, "hello", [1]):
+        code, reason, frames = asyncio.run(close_of(url, bad))
+        assert (code, frames) == (4400, []) and "hello" in reason
+    code, _, frames = asyncio.run(close_of(f"{server.ws_url}/ws/nosuchtable1/seat"))
+    assert (code, frames) == (4404, [])
 
 
 def test_replacing_a_seats_link_closes_the_old_ones(server: LiveServer) -> None:
@@ -152,7 +171,7 @@ def test_replacing_a_seats_link_closes_the_old_ones(server: LiveServer) -> None:
     assert ends == [(4401, "the seat's link was replaced")] * 2
     assert still["type"] == "error"
     new = answer["token"]
-    url = f"{server.ws_url}/ws/{table}"
+    url = f"{server.ws_url}/ws/{table}/seat"
     assert asyncio.run(close_of(url, {"type": "hello", "token": old}))[0] == 4401
     with sqlite3.connect(server.db) as con:
         (seats,) = con.execute("SELECT seats FROM tables WHERE id = ?", (table,)).fetchone()
@@ -177,7 +196,7 @@ def test_a_replaced_token_stays_replaced_after_a_restart(fresh_server: LiveServe
     new = replace(fresh_server, doc["table"], 0, old)[2]["token"]
     fresh_server.kill()
     fresh_server.start()
-    url = f"{fresh_server.ws_url}/ws/{doc['table']}"
+    url = f"{fresh_server.ws_url}/ws/{doc['table']}/seat"
     assert asyncio.run(close_of(url, {"type": "hello", "token": old}))[0] == 4401
 
     async def play() -> dict[str, Any]:
@@ -223,12 +242,12 @@ def test_websockets_are_capped_per_seat_and_per_address(tmp_path: Path) -> None:
         async def run() -> tuple[Any, Any, Any]:
             async with Seat(live.ws_url, doc["table"], token), \
                     Seat(live.ws_url, doc["table"], token):
-                third_seat = await close_of(url, {"type": "hello", "token": token})
+                third_seat = await close_of(url + "/seat", {"type": "hello", "token": token})
                 await asyncio.sleep(0.3)  # the server's end of it
                 async with Seat(live.ws_url, doc["table"]):
                     fourth = await close_of(url)
             await asyncio.sleep(0.3)
-            again = await close_of(url, {"type": "hello", "token": "x"})  # room again
+            again = await close_of(url + "/seat", {"type": "hello", "token": "x"})  # room again
             return third_seat, fourth, again
 
         third_seat, fourth, again = asyncio.run(run())
@@ -334,7 +353,7 @@ def test_a_link_replaced_on_one_process_is_refused_by_the_other(
                 assert status == 200
                 # Process two hears of it and closes its connection of the old token.
                 end = await closed(there)
-            refused = await close_of(f"{two.ws_url}/ws/{table}",
+            refused = await close_of(f"{two.ws_url}/ws/{table}/seat",
                                      {"type": "hello", "token": old})
             async with Seat(two.ws_url, table, answer["token"]) as seat:
                 view = await seat.until_turn()

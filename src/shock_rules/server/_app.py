@@ -61,7 +61,10 @@ NO_TABLE: Final = 4404
 #: Too many WebSockets: from one address, of one seat, or opened too fast by one address.
 TOO_MANY: Final = 4429
 #: The reason of a 4400 close: a secret in a URL ends in access logs and browser histories.
-TOKEN_IN_URL: Final = "send the seat's token in the first message, not in the URL"
+TOKEN_IN_URL: Final = ("send the seat's token in the first message at /ws/ID/seat, not in"
+                       " the URL")
+#: What a seat's connection must send first (``/ws/ID/seat``).
+HELLO: Final = '{"type": "hello", "token": TOKEN}'
 #: The reason of the 4401 close of a connection whose seat's token was replaced.
 REPLACED: Final = "the seat's link was replaced"
 #: The WebSocket close code "try again later" (RFC 6455): the store cannot be reached now.
@@ -265,6 +268,7 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
         Route("/api/tables/{table}", server.spectator_view),
         Route("/api/tables/{table}/seats/{seat}/token", server.replace_token, methods=["POST"]),
         WebSocketRoute("/ws/{table}", server.play),
+        WebSocketRoute("/ws/{table}/seat", server.play_seat),
         Route("/static", static_redirect),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
@@ -453,8 +457,16 @@ class _Server:
         return key, None
 
     async def play(self, ws: WebSocket) -> None:
-        """``/ws/ID``: a spectator's connection to a table, or a seat's once its first message
-        is a hello with the seat's token."""
+        """``/ws/ID``: a spectator's connection to a table."""
+        await self._socket(ws, seat=False)
+
+    async def play_seat(self, ws: WebSocket) -> None:
+        """``/ws/ID/seat``: a seat's connection to a table, once its first message is a hello
+        with the seat's token (nothing is sent to it before)."""
+        await self._socket(ws, seat=True)
+
+    async def _socket(self, ws: WebSocket, *, seat: bool) -> None:
+        """Admit a WebSocket (the caps of its address), refuse a token in its URL, and play."""
         await ws.accept()
         key, refused = self._admit(ws)
         if refused is not None:
@@ -465,13 +477,13 @@ class _Server:
             if "token" in ws.query_params:  # as Starlette reads it: tok%65n= too
                 await ws.close(BAD_REQUEST, reason=TOKEN_IN_URL)
             else:
-                await self._play(ws)
+                await self._play(ws, seat=seat)
         finally:
             self.sockets[key] -= 1
             if not self.sockets[key]:
                 del self.sockets[key]
 
-    async def _play(self, ws: WebSocket) -> None:
+    async def _play(self, ws: WebSocket, *, seat: bool) -> None:
         try:
             live = await self.hub.find(ws.path_params["table"])
         except StoreUnavailableError:
@@ -480,12 +492,18 @@ class _Server:
         if live is None:
             await ws.close(NO_TABLE)
             return
-        since = _since(ws.query_params.get("since", ""))
-        conn = Connection(None, since, since=since)
-        await live.welcome(conn)  # a table dropped meanwhile: closed by the writer, as unknown
+        conn = Connection(None, _since(ws.query_params.get("since", "")))
+        if seat:
+            held = await self._hello(ws, live, conn)
+            if held is None:
+                return
+            throttle = self._seat_throttle(live.id, held)  # released as it ends
+        else:
+            await live.welcome(conn)  # a table dropped meanwhile: closed by the writer
+            throttle = _Throttle(self.limits)
         writer = asyncio.get_running_loop().create_task(_write(ws, conn))
         try:
-            await self._listen(ws, live, conn, writer)
+            await self._listen(ws, live, conn, writer, throttle)
         except WebSocketDisconnect:
             pass
         except Exception:
@@ -513,50 +531,52 @@ class _Server:
         if users > 1:
             self.seat_throttles[table, seat] = (throttle, users - 1)
 
-    async def _hello(self, ws: WebSocket, live: LiveTable, conn: Connection,
-                     hello: dict[str, object]) -> bool:
-        """Make a connection its seat's, as its first message asks; return whether it goes
-        on (a wrong token, a full seat or a store that cannot be reached close it)."""
-        token = hello.get("token")
-        if not isinstance(token, str):
-            await ws.close(BAD_REQUEST, reason="a hello needs the seat's token: "
-                           '{"type": "hello", "token": TOKEN}')
-            return False
+    async def _hello(self, ws: WebSocket, live: LiveTable, conn: Connection) -> int | None:
+        """Read a seat's connection's first message, a hello with the seat's token, and make
+        the connection that seat's (its first frame: the seat's events since ``since``);
+        return the seat, or ``None`` when it is closed instead (no hello in time, a wrong
+        token, a full seat, a store that cannot be reached)."""
+        limits = self.limits
         try:
-            why = await live.hello(conn, token, self.limits.sockets_per_seat)
+            async with asyncio.timeout(limits.head_seconds):
+                message = await ws.receive()
+        except TimeoutError:
+            await ws.close(BAD_REQUEST, reason=f"no hello within {limits.head_seconds:g} s: "
+                           + HELLO)
+            return None
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = _text_of(message)
+        hello = _hello_of(text) if len(text.encode("utf-8")) <= limits.message_bytes else None
+        token = None if hello is None else hello.get("token")
+        if not isinstance(token, str):
+            await ws.close(BAD_REQUEST, reason="the first message must be a hello: " + HELLO)
+            return None
+        try:
+            why = await live.seat_welcome(conn, token, limits.sockets_per_seat)
         except StoreUnavailableError:
             await ws.close(TRY_LATER, reason=_UNAVAILABLE)
-            return False
+            return None
         if why == "token":
             await ws.close(BAD_TOKEN, reason="not a token of this table's seats")
-            return False
+            return None
         if why == "full":
-            await ws.close(TOO_MANY, reason=f"this seat has {self.limits.sockets_per_seat}"
+            await ws.close(TOO_MANY, reason=f"this seat has {limits.sockets_per_seat}"
                            " connections already: close one first")
-            return False
-        return True
+            return None
+        return conn.seat
 
     async def _listen(self, ws: WebSocket, live: LiveTable, conn: Connection,
-                      writer: asyncio.Task[None]) -> None:
-        """Hand a connection's messages to its table until it ends (a hello first makes it
-        its seat's), refusing those too fast or too large, and closing it when it floods."""
+                      writer: asyncio.Task[None], throttle: _Throttle) -> None:
+        """Hand a connection's messages to its table until it ends, refusing those too fast
+        (``throttle``: a spectator's own, a seat's shared by its connections) or too large,
+        and closing it when it floods."""
         limits = self.limits
-        throttle = _Throttle(limits)  # a spectator's own; a seat's is shared by its connections
-        first = True
         while not writer.done():
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
             text = _text_of(message)
-            large = len(text.encode("utf-8")) > limits.message_bytes
-            if first and not large and (hello := _hello_of(text)) is not None:
-                first = False
-                if not await self._hello(ws, live, conn, hello):
-                    break
-                if conn.seat is not None:  # released when the connection ends
-                    throttle = self._seat_throttle(live.id, conn.seat)
-                continue
-            first = False
             if conn.answer:
                 conn.answer = False  # the first message after a view is always heard
             elif not throttle.bucket.take():
@@ -567,14 +587,14 @@ class _Server:
                                           f" {limits.messages_per_second:g} messages a"
                                           " second: slow down", live.table.step)))
                 continue
-            if large:
+            if len(text.encode("utf-8")) > limits.message_bytes:
                 conn.send(json.dumps(_too("too_large", "the message is over"
                                           f" {limits.message_bytes} bytes",
                                           live.table.step)))
                 continue
             if '"hello"' in text and _hello_of(text) is not None:
-                conn.send(json.dumps(_too("bad_document", "a hello is only accepted as the"
-                                          " connection's first message", live.table.step)))
+                conn.send(json.dumps(_too("bad_document", "a hello is a seat's connection's"
+                                          " first message, at /ws/ID/seat", live.table.step)))
                 continue
             error = await live.act(conn, text)
             if error is not None:

@@ -138,8 +138,6 @@ class Connection:
     #: Set when its table was dropped (a finished table past the server's limit): the writer
     #: closes the connection as it would for an unknown table.
     gone: bool = False
-    #: The step its client said it saw last (``since``): a hello's seat frame starts there.
-    since: int = -1
     #: The hash of the token its hello gave (``None``: a spectator): when the seat's token is
     #: replaced, the connections holding the old one are closed.
     key: str | None = None
@@ -476,14 +474,17 @@ class LiveTable:
         :meth:`join`. A store that cannot be reached leaves the table at its last step
         (logged): the connection hears the rest when this process catches up."""
         async with self.lock:
-            try:
-                if self._catch_up():
-                    self._take_theirs()
-                    self._broadcast()
-                    self._kick()
-            except StoreUnavailableError as exc:
-                log.warning("table %s: %s; a new connection sees its last step", self.id, exc)
-            self.join(conn)
+            self._welcome(conn)
+
+    def _welcome(self, conn: Connection) -> None:
+        try:
+            if self._catch_up():
+                self._take_theirs()
+                self._broadcast()
+                self._kick()
+        except StoreUnavailableError as exc:
+            log.warning("table %s: %s; a new connection sees its last step", self.id, exc)
+        self.join(conn)
 
     def join(self, conn: Connection) -> None:
         """Add a connection and queue its first frame (call with the lock held); a connection
@@ -497,12 +498,13 @@ class LiveTable:
             self.active = self._clock()
         self._send_view(conn, {})
 
-    async def hello(self, conn: Connection, token: str, most: int) -> str | None:
-        """Give a spectator's connection the seat of ``token`` and send it the seat's frame
-        (its events since the connection's ``since``); return ``None``, or why not: ``"token"``
-        (none of the seats'), ``"full"`` (the seat has ``most`` connections here already).
-        With a shared store the hashes are read again first: another process may have
-        replaced the token. Raise :class:`StoreUnavailableError` if they cannot be."""
+    async def seat_welcome(self, conn: Connection, token: str, most: int) -> str | None:
+        """Add a new connection as the seat of ``token`` (:meth:`welcome`: its first frame is
+        the seat's, with its events since the connection's ``seen``, and the seat's
+        connections hear how many hold it); return ``None``, or why not: ``"token"`` (none of
+        the seats'), ``"full"`` (the seat has ``most`` connections here already). With a
+        shared store the hashes are read again first: another process may have replaced the
+        token. Raise :class:`StoreUnavailableError` if they cannot be."""
         async with self.lock:
             if self._shared is not None:
                 self._reload_seats(self._shared.seat_hashes(self.id))
@@ -511,12 +513,10 @@ class LiveTable:
                 return "token"
             if self.holding(seat) >= most:
                 return "full"
-            if conn not in self.connections:  # the table was dropped meanwhile
-                return None
-            conn.seat, conn.key, conn.seen = seat, self._hashes[seat], conn.since
-            self.active = self._clock()
-            self._send_view(conn, {})
-            self._tell_seat(seat)
+            conn.seat, conn.key = seat, self._hashes[seat]
+            self._welcome(conn)
+            if not conn.gone:
+                self._tell_seat(seat)
             return None
 
     def holding(self, seat: int) -> int:

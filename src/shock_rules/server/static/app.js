@@ -938,7 +938,9 @@
 
     function url() {
       const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-      const base = `${scheme}//${location.host}/ws/${encodeURIComponent(table)}`;
+      // A seat's connection (its token in its first message, a hello) or a spectator's.
+      const path = `/ws/${encodeURIComponent(table)}${seatToken !== null ? "/seat" : ""}`;
+      const base = `${scheme}//${location.host}${path}`;
       // Tell the server the last step this page saw, so it may send only what was missed.
       return lastStep !== null ? `${base}?since=${lastStep}` : base;
     }
@@ -948,9 +950,6 @@
       if (stopped) return;
       handlers.status("connecting");
       const used = seatToken;
-      // The server sends the spectator's frame at once; with a hello, this page waits for its
-      // seat's frame (the events since `since` as the seat sees them) and drops the other.
-      let awaiting = used !== null;
       const current = new WebSocket(url());
       socket = current;
       current.addEventListener("open", () => {
@@ -968,10 +967,6 @@
         }
         // The client ignores anything else (receive() did so before this check).
         if (!isServerMessage(doc)) return;
-        if (awaiting && doc.type === "view" && "seat" in doc) {
-          if (doc.seat === null) return;
-          awaiting = false;
-        }
         if (doc.type === "view" && "view" in doc && doc.view) lastStep = doc.view.step;
         handlers.document(doc);
       });
