@@ -150,7 +150,10 @@ def start_server(folder: Path, tables: int, bot_delay: float, db: str | None = N
          # the server's own, so that a run of up to 1,000 tables is never refused.
          "--max-tables", str(10 * tables), "--tables-per-address", str(10 * tables),
          "--table-rate", str(max(300, 10 * tables)),
-         "--sockets-per-address", str(10 * tables), "--socket-rate", str(10 * tables)],
+         "--sockets-per-address", str(10 * tables), "--socket-rate", str(10 * tables),
+         "--connections-per-address", str(10 * tables + 64),
+         "--request-rate", str(max(100, 10 * tables)),
+         "--mcts-per-table", "4", "--mcts-tables-per-address", str(10 * tables)],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
