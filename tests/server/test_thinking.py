@@ -11,6 +11,7 @@ import logging
 import multiprocessing
 import os
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,12 @@ import shock_rules as sr
 from shock_rules.bots import Bot, make_bot
 from shock_rules.protocol import Table, draw_rng
 from shock_rules.server import SQLiteStore, _tables
-from shock_rules.server._tables import Hub
+from shock_rules.server._tables import Hub, LiveTable
 from shock_rules.server._thinking import NICE, Thinker, ThinkingError, decide
 
 SEED = "a table's secret seed"
+#: A table of an MCTS bot (seat 0) and two random ones.
+BOTS = {"0": "mcts:5", "1": "random", "2": "random"}
 
 
 def _views(count: int, players: int = 4) -> list[tuple[sr.PlayerView, int]]:
@@ -126,6 +129,24 @@ class _NoSearchHere:
         raise AssertionError("MCTS searched in the server's process")
 
 
+async def _bot_table(bots: dict[str, str], work: Any = None, *,
+                     until: Callable[[LiveTable], bool] = lambda live: False
+                     ) -> tuple[LiveTable, int]:
+    """Create a table of ``bots`` at a hub (whose workers run ``work``, if given, started by
+    spawn: they import this module as pytest did), let it play until it ends, fails or
+    ``until`` it, stop the hub; return the table and how many pools its thinker started."""
+    hub = Hub(SQLiteStore(":memory:"))
+    if work is not None:
+        hub.thinker = Thinker(1, work=work, context=multiprocessing.get_context("spawn"))
+    table_id, _ = await hub.create(3, "standard", bots, "203.0.113.7")
+    live = hub.tables[table_id]
+    async with asyncio.timeout(120):
+        while not (live.failed or live.is_over or until(live)):
+            await asyncio.sleep(0.01)
+    await hub.stop()
+    return live, hub.thinker.pools
+
+
 def test_the_servers_process_never_searches(monkeypatch: pytest.MonkeyPatch) -> None:
     # The tables' own bots, in this process, cannot search; the workers (other processes,
     # which know nothing of this patch) make every MCTS decision.
@@ -134,19 +155,8 @@ def test_the_servers_process_never_searches(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(_tables, "make_bot", make_here)
 
-    async def run() -> tuple[bool, bool, int]:
-        hub = Hub(SQLiteStore(":memory:"))
-        table_id, _ = await hub.create(3, "standard", {"0": "mcts:5", "1": "random",
-                                                       "2": "heuristic"}, "203.0.113.7")
-        live = hub.tables[table_id]
-        async with asyncio.timeout(120):
-            while not (live.is_over or live.failed):
-                await asyncio.sleep(0.01)
-        await hub.stop()
-        return live.is_over, live.failed, hub.thinker.pools
-
-    over, failed, pools = asyncio.run(run())
-    assert (over, failed, pools) == (True, False, 1)
+    live, pools = asyncio.run(_bot_table({"0": "mcts:5", "1": "random", "2": "heuristic"}))
+    assert (live.is_over, live.failed, pools) == (True, False, 1)
 
 
 def _die(bot: str, view: str, rng_state: tuple[Any, ...]) -> str:
@@ -195,21 +205,10 @@ def test_a_table_whose_worker_dies_more_than_one_decisions_tries_goes_on(
     monkeypatch.setattr(_tables, "THINK_RETRY_SECONDS", 0.01)
     work = functools.partial(_die_thrice, str(tmp_path / "deaths"))
 
-    async def run() -> tuple[bool, int, int]:
-        hub = Hub(SQLiteStore(":memory:"))
-        hub.thinker = Thinker(1, work=work, context=multiprocessing.get_context("spawn"))
-        table_id, _ = await hub.create(3, "standard", {"0": "mcts:5", "1": "random",
-                                                       "2": "random"}, "203.0.113.7")
-        live = hub.tables[table_id]
-        async with asyncio.timeout(120):  # until seat 0 has decided a few times
-            while not (live.failed or live.is_over or live.table.step > 60):
-                await asyncio.sleep(0.01)
-        await hub.stop()
-        return live.failed, live.table.step, hub.thinker.pools
-
     with caplog.at_level(logging.WARNING, "shock_rules.server"):
-        failed, step, pools = asyncio.run(run())
-    assert not failed and step > 60 and pools == 4
+        # Until seat 0 has decided a few times.
+        live, pools = asyncio.run(_bot_table(BOTS, work, until=lambda t: t.table.step > 60))
+    assert not live.failed and live.table.step > 60 and pools == 4
     assert "its bot tries again" in caplog.text and "its bots stopped" not in caplog.text
 
 
@@ -217,22 +216,10 @@ def test_a_table_whose_worker_always_dies_fails_with_a_line_of_log(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setattr(_tables, "THINK_RETRY_SECONDS", 0.01)
 
-    async def run() -> tuple[bool, bool, int]:
-        hub = Hub(SQLiteStore(":memory:"))
-        hub.thinker = Thinker(1, work=_die, context=multiprocessing.get_context("spawn"))
-        table_id, _ = await hub.create(3, "standard", {"0": "mcts:5", "1": "random",
-                                                       "2": "random"}, "203.0.113.7")
-        live = hub.tables[table_id]
-        async with asyncio.timeout(120):
-            while not (live.failed or live.is_over):
-                await asyncio.sleep(0.01)
-        await hub.stop()
-        return live.failed, live.is_over, hub.thinker.pools
-
     with caplog.at_level(logging.WARNING, "shock_rules.server"):
-        failed, over, pools = asyncio.run(run())
+        live, pools = asyncio.run(_bot_table(BOTS, _die))
     # Three decisions in a row failed, each after two workers died: the table stops.
-    assert (failed, over) == (True, False) and pools == 2 * _tables.THINK_FAILURES
+    assert (live.failed, live.is_over) == (True, False) and pools == 2 * _tables.THINK_FAILURES
     assert "the bot worker process died 2 times on this decision" in caplog.text
     assert caplog.text.count("its bot tries again") == _tables.THINK_FAILURES - 1
     assert "its bots stopped" in caplog.text

@@ -152,6 +152,16 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
                         status_code=status)
 
 
+def _too_fast(bucket: _Bucket, what: str) -> Response:
+    """Return the 429 answer to a client address over a limit of ``what`` (``"300 tables a
+    minute"``), saying when it may try again (``Retry-After``) from ``bucket``."""
+    wait = max(1, math.ceil(bucket.wait()))
+    answer = _error("too_fast", f"more than {what} from this address: try again in {wait} s",
+                    429)
+    answer.headers["Retry-After"] = str(wait)
+    return answer
+
+
 class _Bucket:
     """A token bucket: ``rate`` messages a second, bursts of ``burst`` (default ``rate``)."""
 
@@ -231,10 +241,7 @@ class _RequestRate:
             client = scope.get("client")
             bucket = self.clients.bucket(client[0] if client else None)
             if not bucket.take():
-                wait = max(1, math.ceil(bucket.wait()))
-                answer = _error("too_fast", f"more than {self.per_second:g} requests a second"
-                                f" from this address: try again in {wait} s", 429)
-                answer.headers["Retry-After"] = str(wait)
+                answer = _too_fast(bucket, f"{self.per_second:g} requests a second")
                 await answer(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -351,16 +358,8 @@ class _Server:
         host = request.client.host if request.client else None
         bucket = self.creators.bucket(host)
         if not bucket.take():
-            return self._too_fast(bucket)
+            return _too_fast(bucket, f"{self.limits.tables_per_minute:g} tables a minute")
         return await self._create(bucket, asked, client_key(host))
-
-    def _too_fast(self, bucket: _Bucket) -> Response:
-        """Return the 429 answer to a client address over its table-creation limit."""
-        wait = math.ceil(bucket.wait())
-        answer = _error("too_fast", f"more than {self.limits.tables_per_minute:g} tables a"
-                        f" minute from this address: try again in {wait} s", 429)
-        answer.headers["Retry-After"] = str(wait)
-        return answer
 
     async def _create(self, bucket: _Bucket, asked: tuple[int, str, object, bool],
                       client: str) -> Response:
@@ -419,12 +418,8 @@ class _Server:
             return _unauthorized("send the seat's current token: Authorization: Bearer TOKEN")
         bucket = self.replacers.bucket(request.client.host if request.client else None)
         if not bucket.take():  # a right token and a wrong one alike: each costs the store
-            wait = math.ceil(bucket.wait())
-            answer = _error("too_fast", f"more than {self.limits.replaces_per_minute:g} seat"
-                            f" links replaced a minute from this address: try again in {wait} s",
-                            429)
-            answer.headers["Retry-After"] = str(wait)
-            return answer
+            return _too_fast(bucket, f"{self.limits.replaces_per_minute:g} seat links replaced"
+                                     " a minute")
         try:
             live = await self.hub.find(request.path_params["table"])
             if live is None:

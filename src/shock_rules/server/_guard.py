@@ -313,6 +313,24 @@ class _Deadline:
             self.transport.abort()  # nothing to say to a client that never said what it wants
 
 
+def _started(protocol: Any, transport: asyncio.Transport) -> _Deadline:
+    """Return the deadline of a connection a guarded protocol (either parser's: ``loop``,
+    ``client``, ``connections`` and ``cycle`` are uvicorn's) was just given: the head's
+    running, or stopped if its guard refused it (then closed already)."""
+    guard: Guard = protocol.guard
+
+    def answered() -> bool:
+        return protocol.cycle is not None and bool(protocol.cycle.response_started)
+
+    deadline = _Deadline(protocol.loop, transport, guard, answered)
+    client = protocol.client
+    if guard.admit(transport, client[0] if client else None, len(protocol.connections)):
+        deadline.head()
+    else:
+        deadline.stop()
+    return deadline
+
+
 def _upgraded(deadline: _Deadline) -> None:
     """A connection becomes a WebSocket: the WebSocket's own pings and limits judge it from
     now on, with asyncio's usual write buffer."""
@@ -330,15 +348,7 @@ class _GuardedH11(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self.deadline = _Deadline(self.loop, transport, self.guard, self._answered)
-        if not self.guard.admit(transport, self.client[0] if self.client else None,
-                                len(self.connections)):
-            self.deadline.stop()
-            return
-        self.deadline.head()
-
-    def _answered(self) -> bool:
-        return self.cycle is not None and self.cycle.response_started
+        self.deadline = _started(self, transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.deadline.stop()
@@ -405,15 +415,7 @@ def _httptools_class() -> type[asyncio.Protocol] | None:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self.deadline = _Deadline(self.loop, transport, self.guard, self._answered)
-            if not self.guard.admit(transport, self.client[0] if self.client else None,
-                                    len(self.connections)):
-                self.deadline.stop()
-                return
-            self.deadline.head()
-
-        def _answered(self) -> bool:
-            return self.cycle is not None and self.cycle.response_started
+            self.deadline = _started(self, transport)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self.deadline.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -11,7 +12,7 @@ import sqlite3
 import stat
 import threading
 import time
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Final, Protocol, runtime_checkable
 
@@ -274,57 +275,46 @@ class SQLiteStore:
     def create_table(self, table: StoredTable) -> None:
         """Store a new table and its actions in one transaction."""
         created = table.created or time.time()
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                self._db.execute(
-                    "INSERT INTO tables (id, config, bots, seats, seed, created, active, listed)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (table.id, table.config, _seat_map(table.bots), _seat_map(table.seats),
-                     table.seed, created, created if table.active is None else table.active,
-                     int(table.listed)))
-                self._insert(table.id, table.actions)
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO tables (id, config, bots, seats, seed, created, active, listed)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (table.id, table.config, _seat_map(table.bots), _seat_map(table.seats),
+                 table.seed, created, created if table.active is None else table.active,
+                 int(table.listed)))
+            self._insert(table.id, table.actions)
 
     def append_actions(self, table_id: str, actions: Sequence[StoredAction]) -> None:
         """Store actions in one transaction (committed when this returns), with the time as
         the table's last activity."""
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                self._insert(table_id, actions)
-                self._db.execute("UPDATE tables SET active = ? WHERE id = ?",
-                                 (time.time(), table_id))
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._transaction():
+            self._insert(table_id, actions)
+            self._db.execute("UPDATE tables SET active = ? WHERE id = ?",
+                             (time.time(), table_id))
 
     def delete_table(self, table_id: str) -> None:
         """Delete a table and its actions in one transaction (their pages are reused by the
         tables stored after: the file stops growing, though it does not shrink)."""
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
-                self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._transaction():
+            self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+            self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
 
     def mark_active(self, times: Mapping[str, float]) -> None:
         """Record tables' last activity in one transaction."""
         if not times:
             return
+        with self._transaction():
+            self._db.executemany("UPDATE tables SET active = ? WHERE id = ?",
+                                 [(when, table_id) for table_id, when in times.items()])
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """Hold the connection's lock for one transaction: committed if the block ends,
+        rolled back if it raises."""
         with self._lock:
             self._db.execute("BEGIN")
             try:
-                self._db.executemany("UPDATE tables SET active = ? WHERE id = ?",
-                                     [(when, table_id) for table_id, when in times.items()])
+                yield
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -360,20 +350,14 @@ class SQLiteStore:
 
     def replace_seat_token(self, table_id: str, seat: int, digest: str) -> None:
         """Replace a seat's token hash in one transaction."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                row = self._db.execute("SELECT seats FROM tables WHERE id = ?",
-                                       (table_id,)).fetchone()
-                if row is not None:
-                    seats = _read_seat_map("seats", row[0])
-                    seats[seat] = digest
-                    self._db.execute("UPDATE tables SET seats = ? WHERE id = ?",
-                                     (_seat_map(seats), table_id))
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._transaction():
+            row = self._db.execute("SELECT seats FROM tables WHERE id = ?",
+                                   (table_id,)).fetchone()
+            if row is not None:
+                seats = _read_seat_map("seats", row[0])
+                seats[seat] = digest
+                self._db.execute("UPDATE tables SET seats = ? WHERE id = ?",
+                                 (_seat_map(seats), table_id))
 
     def check(self) -> str | None:
         """Return ``None`` if the file reads whole (SQLite's ``quick_check``, which reads every

@@ -158,9 +158,8 @@ class LiveTable:
     connections watching it; every change is stored before anyone hears of it."""
 
     def __init__(self, stored: StoredTable, store: Store, *, bot_delay: float,
-                 on_over: Callable[[LiveTable], None] | None = None,
-                 clock: Callable[[], float] = time.time,
-                 thinker: Thinker | None = None) -> None:
+                 thinker: Thinker, on_over: Callable[[LiveTable], None] | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
         config = from_json(stored.config)
         if not isinstance(config, GameConfig):
             raise InvalidStateError(f"table {stored.id}: the stored config is not a config")
@@ -174,8 +173,7 @@ class LiveTable:
         self.listed = stored.listed
         self._bots: dict[int, Bot] = {s: make_bot(n) for s, n in stored.bots.items()}
         self._bot_delay = bot_delay
-        #: The server's queue of MCTS decisions (``None``: they run in a thread of this
-        #: process, as for a table made outside a hub).
+        #: The server's queue of MCTS decisions (its worker processes make them).
         self._thinker = thinker
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
@@ -413,7 +411,7 @@ class LiveTable:
                     await asyncio.sleep(self._bot_delay * _JITTER.uniform(0.75, 1.25))
                 rng = draw_rng(self._seed, step, "bot")  # as Table.bot_action draws it
                 name = self.bot_names[seat]
-                if is_mcts(name) and self._thinker is not None:
+                if is_mcts(name):
                     # MCTS thinks for a tenth of a second or more: in a worker process, in
                     # its turn with every other table's (a thread would hold the GIL against
                     # the event loop). The others decide in tens of microseconds, here.
@@ -431,8 +429,6 @@ class LiveTable:
                         await asyncio.sleep(THINK_RETRY_SECONDS)
                         continue
                     failures = 0
-                elif is_mcts(name):
-                    action = await asyncio.to_thread(bot.choose, view, rng)
                 else:
                     action = bot.choose(view, rng)
                     await asyncio.sleep(0)  # let the other tables and connections in
@@ -568,9 +564,10 @@ class LiveTable:
         if conn not in self.connections:
             return
         self.connections.discard(conn)
-        if conn.seat is not None:
-            self._tell_seat(conn.seat)
-        if conn.seat is not None and not (self.dropped or self.stopped or self.is_over):
+        if conn.seat is None:
+            return
+        self._tell_seat(conn.seat)
+        if not (self.dropped or self.stopped or self.is_over):
             self.active = self._clock()
             try:
                 self._store.mark_active({self.id: self.active})
