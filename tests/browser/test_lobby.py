@@ -1,6 +1,7 @@
-"""The page at `/` creates a table (players, variant, which seat is which bot) and gives a link
-per person's seat; the links open that seat's table. On a phone-sized screen the table page
-shows the hand and the action buttons without horizontal scrolling."""
+"""The page at `/` creates a table (players, variant, which seat is which bot), takes its
+creator to their seat and gives a link per person's seat; the links open that seat's table.
+On a phone-sized screen the table page shows the hand and the action buttons without
+horizontal scrolling."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ def test_the_front_page_creates_a_table_with_a_link_per_person(
         Select(seats[seat]).select_by_value(choice)
     screenshot(driver, tmp_path / "lobby.png")
     driver.find_element(By.ID, "create").click()
+    # The creator goes to their seat (the first person's); the panel beside the board has a
+    # link per person's seat, to send.
     WebDriverWait(driver, 20).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, "#seat-links li"))
     links = driver.find_elements(By.CSS_SELECTOR, "#seat-links li")
@@ -43,6 +46,7 @@ def test_the_front_page_creates_a_table_with_a_link_per_person(
     hrefs = [li.find_element(By.TAG_NAME, "a").get_attribute("href") or "" for li in links]
     table = driver.find_element(By.ID, "links-table").text
     assert all(f"table={table}" in href and "token=" in href for href in hrefs)
+    assert driver.current_url == hrefs[0]
     # Each link opens its seat; the table has the chosen players and variant.
     for seat, href in zip([0, 2], hrefs, strict=True):
         driver.get(href)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -56,7 +57,7 @@ def test_the_lobby_lists_the_listed_tables_and_watches_one(
                  "Watch"):
         assert part in line, line
     rules = driver.find_element(By.ID, "rules-link")
-    assert rules.is_displayed() and (rules.get_attribute("href") or "").endswith("/docs/rules")
+    assert rules.is_displayed() and (rules.get_attribute("href") or "").endswith("/docs/play.md")
     screenshot(driver, tmp_path / "open-tables.png")
 
     # The form's box: a table created unticked is not listed, on the server or on the page
@@ -65,8 +66,11 @@ def test_the_lobby_lists_the_listed_tables_and_watches_one(
     assert box.is_displayed() and box.is_selected()
     box.click()
     driver.find_element(By.ID, "create").click()
-    WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "links-table").text)
-    private = driver.find_element(By.ID, "links-table").text
+    # The creator is taken to their seat of the new table.
+    wait_for(driver, lambda s: s["seat"] == 0, "the creator's seat", 30)
+    private = parse_qs(urlparse(driver.current_url).query)["table"][0]
+    driver.get(server.url + "/")
+    _until_shown(driver, listed, 10)
     later = _create(server, listed=True)
     shown = _until_shown(driver, later, 25)
     on_server = {t["table"] for t in server.request("GET", "/api/tables")["tables"]}

@@ -26,11 +26,11 @@ def test_the_lobbys_seat_links_keep_the_token_in_the_fragment(
     driver = browser()
     driver.get(server.url + "/")
     driver.find_element(By.ID, "create").click()
-    WebDriverWait(driver, 20).until(
-        lambda d: d.find_elements(By.CSS_SELECTOR, "#seat-links li"))
-    table = driver.find_element(By.ID, "links-table").text
-    href = driver.find_element(By.CSS_SELECTOR, "#seat-links li a").get_attribute("href") or ""
-    assert href.startswith(f"{server.url}/?table={table}#token=")
+    # The creator is taken to their seat by its link.
+    state = wait_for(driver, lambda s: s["step"] >= 0, "the creator's seat")
+    assert state["seat"] == 0
+    href = driver.current_url
+    assert href.startswith(f"{server.url}/?table=") and "#token=" in href
     assert "token" not in href.partition("#")[0]
 
 

@@ -2,7 +2,8 @@
 protocol notation or step numbers on screen; gem icons and poison/potion marks on the cards;
 keyboard play; English and Brazilian Portuguese, switchable and remembered. With
 ``SHOCK_RULES_SCREENSHOTS=1`` the test of the phone layout also remakes the documentation's
-screenshots (``docs/_static/table-desktop.png``, ``table-phone.png``, ``lobby.png``)."""
+screenshots, in English and Brazilian Portuguese (``docs/_static/table-desktop.png``,
+``table-phone.png``, ``lobby.png`` and each one's ``-pt-BR.png``)."""
 
 from __future__ import annotations
 
@@ -62,13 +63,14 @@ def test_the_log_groups_a_deal_and_the_page_shows_no_notation(
     dealt = [text for cls, text in items if "ev-Dealt" in cls]
     assert len(dealt) == 2, dealt  # one line per deal, not one per card
     assert not [text for cls, text in items if "ev-CardDealt" in cls or "ev-HiddenCardDealt" in cls]
-    # The first deal (the log's oldest line): the seat's own nine cards in symbols, the others'
-    # counts in words (the second deal only tops hands up, K26, so its counts vary).
+    # The first deal (the log's oldest line, at its top: the log reads oldest first): the
+    # seat's own nine cards in symbols, the others' counts in words (the second deal only tops
+    # hands up, K26, so its counts vary).
     mine = driver.execute_script(
         "return window.shockClient.client.events.filter((e) => e.event === 'CardDealt')"
         ".map((e) => e.card)")
     symbols = {"H": "\u2665", "S": "\u2660", "D": "\u2666", "C": "\u2663"}
-    first = dealt[-1]
+    first = dealt[0]
     assert all(f"{symbols[c[-1]]}{c[:-1]}" in first for c in mine[:9]), (mine, first)
     assert "seat 1 received 9 cards" in first and "seat 3 received 9 cards" in first
     page = read(driver)
@@ -158,6 +160,7 @@ def test_the_phone_layout_fits_and_the_docs_screenshots(
     wait_for(desktop, lambda s: True, "the lobby")
     if remake:
         desktop.save_screenshot(str(folder / "lobby.png"))
+        _in_portuguese(desktop, lambda: desktop.save_screenshot(str(folder / "lobby-pt-BR.png")))
     phone.get(server.link(table, tokens[0]))
     state = wait_turn(phone)
     # A lively position: round 2, cards in the trick, a poison or potion in front of someone.
@@ -168,9 +171,23 @@ def test_the_phone_layout_fits_and_the_docs_screenshots(
     assert phone.find_element(By.ID, "hand").is_displayed()
     if remake:
         phone.save_screenshot(str(folder / "table-phone.png"))
+        _in_portuguese(phone, lambda: phone.save_screenshot(str(folder / "table-phone-pt-BR.png")))
+        phone.get(server.url + "/")  # one page on the seat: no "open elsewhere" notice
         desktop.get(server.link(table, tokens[0]))
         wait_turn(desktop)
+        WebDriverWait(desktop, 30).until(
+            lambda d: not d.find_element(By.ID, "elsewhere").is_displayed())
         desktop.save_screenshot(str(folder / "table-desktop.png"))
+        _in_portuguese(desktop,
+                       lambda: desktop.save_screenshot(str(folder / "table-desktop-pt-BR.png")))
+
+
+def _in_portuguese(driver: WebDriver, then: Callable[[], object]) -> None:
+    """Switch the page to Brazilian Portuguese, call ``then``, and switch back to English."""
+    Select(driver.find_element(By.ID, "lang")).select_by_value("pt-BR")
+    assert driver.execute_script("return document.documentElement.lang") == "pt-BR"
+    then()
+    Select(driver.find_element(By.ID, "lang")).select_by_value("en")
 
 
 def test_the_lobby_and_the_missing_table_page_speak_the_chosen_language(
@@ -182,7 +199,7 @@ def test_the_lobby_and_the_missing_table_page_speak_the_chosen_language(
     assert driver.find_element(By.CSS_SELECTOR, "[data-i18n='lobby.newTable']").text == "Nova mesa"
     options = [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#seat-choices select option")]
     assert "pessoa" in options and "robô: heurístico" in options
-    assert driver.find_element(By.ID, "rules-link").text == "Regras do jogo"
+    assert driver.find_element(By.ID, "rules-link").text == "Como jogar (em inglês)"
     # The choice holds on the next page: a link to a table that does not exist.
     driver.get(server.url + "/?table=nope")
     title = driver.find_element(By.ID, "gone-title")

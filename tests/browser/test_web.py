@@ -71,6 +71,12 @@ def test_a_person_plays_a_whole_game_in_the_page_against_three_bots(
     driver = browser()
     state = _create(driver, web_site, ["random", "heuristic", "mcts"])
     assert state["seat"] == 0 and state["connection"] == "open"
+    # The badge says where the game runs, in the chosen language.
+    badge = driver.find_element(By.ID, "connection")
+    assert badge.text == "in this page"
+    Select(driver.find_element(By.ID, "lang")).select_by_value("pt-BR")
+    assert badge.text == "nesta página"
+    Select(driver.find_element(By.ID, "lang")).select_by_value("en")
     rng = random.Random(3)
     turns = 0
     while state["phase"] != "over":
@@ -90,10 +96,21 @@ def test_a_person_plays_a_whole_game_in_the_page_against_three_bots(
     end = sr.replay(record)[-1]
     assert sr.is_terminal(end) and end.step == state["step"]
     scores = sr.scores(end)
-    assert f"scores {', '.join(map(str, scores))}" in state["text"]
+    shown = driver.execute_script(
+        "return [...document.querySelectorAll('#standings-body tr')].map((r) =>"
+        " [Number(r.dataset.seat), r.querySelector('.score').textContent])")
+    order = sorted(range(4), key=lambda s: (-scores[s], s))
+    assert shown == [[s, f"{scores[s]} gem{'s' * (scores[s] != 1)}"] for s in order]
     final = read(driver)["view"]
     assert final == Table(state=end).view_document(0)
     assert read(driver)["log"] > 100
+    # "Play again" starts a new game in the page, like the last one.
+    driver.find_element(By.ID, "again").click()
+    again = wait_for(driver, lambda s: s["phase"] not in (None, "over") and s["step"] >= 0,
+                     "the new game", LOAD_SECONDS)
+    assert again["seat"] == 0 and again["view"]["config"]["players"] == 4
+    assert not driver.find_element(By.ID, "game-over").is_displayed()
+    assert read(driver)["log"] < 20
 
 
 def test_the_page_loads_only_from_its_origin_and_refuses_as_the_server_does(

@@ -21,7 +21,8 @@ from shock_rules.server import SQLiteStore, token_hash
 from ._live import LiveServer
 
 #: The fields of one listed table, all of them.
-FIELDS = {"table", "players", "variant", "round", "phase", "persons", "bots", "over"}
+FIELDS = {"table", "players", "variant", "round", "phase", "persons", "seated", "age", "bots",
+          "over"}
 
 
 def _listed(server: LiveServer) -> list[dict[str, Any]]:
@@ -42,8 +43,10 @@ def test_only_listed_tables_are_listed_the_latest_first_and_stay_so(
     rows = _listed(fresh_server)
     assert [r["table"] for r in rows] == [second, first]
     by_id = {r["table"]: r for r in rows}
+    assert 0 <= by_id[first].pop("age") < 60
     assert by_id[first] == {"table": first, "players": 3, "variant": "standard", "round": 1,
-                            "phase": "play", "persons": 3, "bots": {}, "over": False}
+                            "phase": "play", "persons": 3, "seated": 0, "bots": {},
+                            "over": False}
     row = by_id[second]
     assert set(row) == FIELDS
     assert (row["players"], row["variant"], row["persons"]) == (5, "simplified", 3)
@@ -61,6 +64,45 @@ def test_only_listed_tables_are_listed_the_latest_first_and_stay_so(
         stored = dict(con.execute("SELECT id, listed FROM tables").fetchall())
     con.close()
     assert stored == {first: 1, hidden: 0, second: 1}
+
+
+def test_a_row_says_how_many_people_sit_at_the_table_and_its_age(
+        fresh_server: LiveServer) -> None:
+    # Two tables made alike differ in their rows: who sits at them now, and how old they are.
+    from websockets.sync.client import connect
+
+    doc = fresh_server.create(3, {"2": "random"})
+    table, tokens = doc["table"], [s["token"] for s in doc["seats"]]
+
+    def row() -> dict[str, Any]:
+        (found,) = [r for r in _listed(fresh_server) if r["table"] == table]
+        return found
+
+    assert row()["seated"] == 0
+    url = f"ws://127.0.0.1:{fresh_server.port}/ws/{table}"
+    with connect(url + "/seat") as one, connect(url + "/seat") as again, connect(url) as watcher:
+        for ws in (one, again):
+            ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
+            ws.recv(timeout=10)
+        watcher.recv(timeout=10)
+        # One seat, twice, and a spectator: one person seated.
+        assert row()["seated"] == 1
+        with connect(url + "/seat") as other:
+            other.send(json.dumps({"type": "hello", "token": tokens[1]}))
+            other.recv(timeout=10)
+            assert row()["seated"] == 2
+    first = row()["age"]
+    assert isinstance(first, int) and first >= 0
+    with sqlite3.connect(fresh_server.db) as con:
+        (created,) = con.execute("SELECT created FROM tables WHERE id = ?", (table,)).fetchone()
+    con.close()
+    # A restarted server reads the stored creation time: the age goes on from it.
+    with sqlite3.connect(fresh_server.db) as con:
+        con.execute("UPDATE tables SET created = ? WHERE id = ?", (created - 3600, table))
+    con.close()
+    fresh_server.stop()
+    fresh_server.start()
+    assert 3600 <= row()["age"] < 3600 + 120
 
 
 def test_the_list_tells_no_token_and_nothing_hidden(fresh_server: LiveServer) -> None:

@@ -43,12 +43,15 @@
   function badge(text, state) {
     const node = document.getElementById("connection");
     // The client's words (i18n.js, loaded before this script) when it knows the message.
+    // (app.js writes the words of data-key again when the language changes)
     const i18n = window.shockI18n;
-    if (i18n && text.startsWith("local.")) text = i18n.t(text);
+    const key = text.startsWith("local.") ? text : "";
+    if (i18n && key) text = i18n.t(key);
     if (!node) return;
     node.hidden = false;
     node.textContent = text;
     node.dataset.state = state;
+    node.dataset.key = key;
   }
 
   /** @returns {Promise<HostModule>} */

@@ -211,6 +211,13 @@ export interface TableCreated {
   seats: { seat: Seat; token: string }[];
 }
 
+/** What a tab keeps (sessionStorage) of a table it created: its request, for "Play again",
+ * and its person seats' links, for the table's panel of links to send. */
+export interface CreatedTable {
+  body: TableRequest;
+  seats: { seat: Seat; token: string }[];
+}
+
 /** A refusal of the server's HTTP API: an error document's shape with the API's own codes
  * ("bad_request", "too_fast", ...), which are not the protocol's. */
 export interface ApiError {
@@ -245,6 +252,10 @@ export interface OpenTable {
   round: number;
   phase: Phase;
   persons: number;
+  /** How many person seats have a page connected now. */
+  seated: number;
+  /** Seconds since the table was created (the server's clock). */
+  age: number;
   bots: Record<string, string>;
   over: boolean;
 }

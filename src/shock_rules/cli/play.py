@@ -292,7 +292,10 @@ class _Game:
             if c.poison is not None:
                 poisons_left[c.poison] = poisons_left.get(c.poison, 0) + 1
         left = ", ".join(f"{k} {n}" for k, n in sorted(poisons_left.items())) or "none"
-        centre = " ".join(str(c) for c in v.chest_centre) or "-"
+        # In words: a person reads "spider poison", not the notation's P:spider.
+        centre = ", ".join(f"{c.poison} poison" if c.is_poison else
+                           f"gems {c.large} for the revealer, {c.small} for the others"
+                           for c in v.chest_centre) or "-"
         # Two short lines rather than one that a terminal of 80 columns breaks mid-phrase.
         self.print(f"\n[bold]Round {v.round}/5, trick {v.trick_number}[/] · trump {trump}")
         self.print(f"chest: {plural(v.chest_deck_size, 'card')} (poisons: {left})"

@@ -187,6 +187,8 @@ class LiveTable:
         self._clock = clock
         #: The last activity (``clock()``): an action stored, a seat connected until then.
         self.active = stored.active if stored.active is not None else clock()
+        #: When the table was created (``clock()``; the lobby shows its age).
+        self.created = stored.created
         #: Set when the server is shutting down (its store is about to close).
         self.stopped = False
         #: The client address that created the table (:func:`~shock_rules.server._app.client_key`),
@@ -969,6 +971,7 @@ class Hub:
         kept = itertools.chain(alone, (t for heap in best.values() for _, _, t in heap))
         latest = heapq.nlargest(limit, kept, key=rank)
         out: list[dict[str, object]] = []
+        now = self._clock()
         for live in latest:
             state = live.table.state
             out.append({
@@ -978,6 +981,9 @@ class Hub:
                 "round": state.round,
                 "phase": state.phase.name.lower(),
                 "persons": live.config.players - len(live.bot_names),
+                # Who is at the table now and how old it is: rows of tables made alike differ.
+                "seated": len({c.seat for c in live.connections if c.seat is not None}),
+                "age": max(0, int(now - live.created)),
                 "bots": {str(s): n for s, n in sorted(live.bot_names.items())},
                 "over": live.is_over,
             })

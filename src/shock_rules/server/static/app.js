@@ -34,11 +34,13 @@
 /** @typedef {import("../../../../web/types/client").OpenTable} OpenTable */
 /** @typedef {import("../../../../web/types/client").OpenTablesAnswer} OpenTablesAnswer */
 /** @typedef {import("../../../../web/types/client").SeatTokenAnswer} SeatTokenAnswer */
+/** @typedef {import("../../../../web/types/client").CreatedTable} CreatedTable */
 /** @typedef {{ event: string, step: number | undefined, text: string }} LogLine */
 /**
  * The elements of index.html that this file uses as more than an HTMLElement, by id.
  * @typedef {{ players: HTMLSelectElement, variant: HTMLSelectElement, create: HTMLButtonElement,
  *   "create-form": HTMLFormElement, "spectate-link": HTMLAnchorElement, listed: HTMLInputElement,
+ *   "to-lobby": HTMLAnchorElement,
  *   "rules-link": HTMLAnchorElement, "gone-watch": HTMLAnchorElement,
  *   "gone-back": HTMLAnchorElement }} PageElements
  */
@@ -239,15 +241,21 @@
   }
 
   /**
-   * Return a chest card in words: "◆2 / ◇1" for gems, "☠ bee" for a poison.
+   * Return a chest card in words: "☠ bee poison" (a chip in the centre), and in a sentence
+   * with what it gives: "◆ 2 gems for the revealer, 1 gem for each other player in the round",
+   * "☠ bee poison (1 gem for the revealer)".
    * @param {ChestCard} text
+   * @param {boolean} [full]
    * @returns {string}
    */
-  function chestText(text) {
+  function chestText(text, full = false) {
     const card = parseChestCard(text);
     if (!card) return text;
-    if (card.poison !== null) return `\u2620 ${poisonName(card.poison)}` + (card.large !== 1 ? ` +${card.large}` : "");
-    return `${GEM}${card.large} / \u25c7${card.small}`;
+    if (card.poison !== null) {
+      const name = `\u2620 ${t("card.poison", { type: poisonName(card.poison) })}`;
+      return full ? t("chest.poisonGives", { card: name, gems: gems(card.large) }) : name;
+    }
+    return `${GEM} ${t("chest.gem", { large: gems(card.large), small: gems(card.small) })}`;
   }
 
   /** Return an element showing a number card (or a card back for null): rank and suit, its gem
@@ -285,12 +293,38 @@
     }
     if (POTION_CARDS.has(card)) {
       node.classList.add("is-potion");
-      node.append(el("span", "mark potion-mark", "\u2697"));
+      const mark = el("span", "mark potion-mark");
+      mark.append(potionIcon());
+      node.append(mark);
       words.push(t("card.potion"));
     }
     node.setAttribute("aria-label", words.join(", "));
     node.title = words.join(", ");
     return node;
+  }
+
+  /** Return the potion's mark, a flask, drawn (the alembic character, U+2697, is missing
+   * from common fonts: Debian's draw it as a letter).
+   * @returns {SVGSVGElement}
+   */
+  function potionIcon() {
+    const NS = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", "0 0 16 16");
+    svg.setAttribute("class", "potion-icon");
+    svg.setAttribute("aria-hidden", "true");
+    const path = document.createElementNS(NS, "path");
+    // A round-bottomed flask: a neck with a lip, a bulb, and the liquid in it.
+    path.setAttribute("d", "M6 1.5h4v1h-.6v3.2a5.2 5.2 0 1 1-2.8 0V2.5H6z");
+    path.setAttribute("fill", "none");
+    path.setAttribute("stroke", "currentColor");
+    path.setAttribute("stroke-width", "1.3");
+    path.setAttribute("stroke-linejoin", "round");
+    const liquid = document.createElementNS(NS, "path");
+    liquid.setAttribute("d", "M3.6 10.2h8.8a4.4 4.4 0 0 1-8.8 0z");
+    liquid.setAttribute("fill", "currentColor");
+    svg.append(path, liquid);
+    return svg;
   }
 
   /**
@@ -363,14 +397,17 @@
       case "PoisonCovered":
         return e.potion ? t("ev.covered", { who, potion: cardText(e.potion), card: cardText(e.card) })
           : t("ev.coveredAny", { who, card: cardText(e.card) });
-      case "ChestRevealed": return t("ev.chest", { who, n: e.number, card: chestText(e.card) });
+      case "ChestRevealed": return t("ev.chest", { who, n: e.number, card: chestText(e.card, true) });
       case "ChestStopped": return t("ev.chestStopped", { who });
       case "GemsGained": return t("ev.gained", { who, gems: gems(e.gems) });
       case "Shocked": return t("ev.shocked", { who, type: poisonName(e.poison), gems: gems(e.lost) });
       case "GemsBanked": return t("ev.banked", { who, gems: gems(e.gems) });
       case "RoundEnded": return t("ev.roundEnded", { round: e.round, reason: t(`reason.${e.reason}`) });
       case "GameEnded":
-        return t("ev.gameEnded", { count: e.winners.length, names: names(e.winners), scores: e.scores.join(", ") });
+        return t("ev.gameEnded", {
+          count: e.winners.length, names: names(e.winners),
+          scores: e.scores.map((n, seat) => `${seatName(seat)} ${n}`).join(", "),
+        });
       // An event this client does not know (a newer protocol's): the types say there is none.
       default: return /** @type {ProtocolEvent} */ (e).event;
     }
@@ -447,16 +484,32 @@
     return added;
   }
 
+  /** @type {{ key: string, params: MessageParams | undefined } | null} */
+  let connectionWords = null;
+
   /**
-   * @param {string} text
+   * Show the link's state in the header: the words of `key` (i18n.js) in the page's language,
+   * again whenever the language changes.
+   * @param {string} key
    * @param {string} kind
+   * @param {MessageParams} [params]
    */
-  function setConnection(text, kind) {
+  function setConnection(key, kind, params) {
     const node = $("connection");
+    connectionWords = { key, params };
     node.hidden = false;
-    node.textContent = text;
+    node.textContent = t(key, params);
     node.dataset.state = kind;
+    node.dataset.key = key;
   }
+  i18n.onChange(() => {
+    const node = $("connection");
+    // (the in-page host's badge, local.js, writes its own key there before a table starts)
+    if (node && !node.hidden && node.dataset.key) {
+      const same = connectionWords && connectionWords.key === node.dataset.key;
+      node.textContent = t(node.dataset.key, same && connectionWords ? connectionWords.params : undefined);
+    }
+  });
 
   /**
    * Show an error in words; `code` (the protocol's error code) goes to data-code only.
@@ -521,12 +574,10 @@
     $("status-line").textContent = parts.join(" \u00b7 ");
     const turn = $("turn-line");
     turn.className = "turn";
+    renderGameOver(view);
     if (view.phase === "over") {
-      const end = [...client.events].reverse().find((e) => e.event === "GameEnded");
-      const scores = end ? end.scores : view.seats.map((s) => s.in_bag);
-      const best = Math.max(...scores);
-      const winners = end ? end.winners : scores.flatMap((s, i) => (s === best ? [i] : []));
-      turn.textContent = t("turn.over", { count: winners.length, names: names(winners), scores: scores.join(", ") });
+      const { winners } = finalScores(view);
+      turn.textContent = t("turn.over", { count: winners.length, names: names(winners) });
       turn.classList.add("over");
     } else if (!client.connected) {
       turn.textContent = t("turn.lost");
@@ -539,6 +590,52 @@
     } else {
       turn.textContent = t("turn.dealing");
     }
+  }
+
+  /**
+   * The final scores (gems in each bag, K: the game's end) and the winners.
+   * @param {ViewDocument} view
+   * @returns {{ scores: number[], winners: Seat[] }}
+   */
+  function finalScores(view) {
+    const end = [...client.events].reverse().find((e) => e.event === "GameEnded");
+    const scores = end ? end.scores : view.seats.map((s) => s.in_bag);
+    const best = Math.max(...scores);
+    const winners = end ? end.winners : scores.flatMap((s, i) => (s === best ? [i] : []));
+    return { scores, winners };
+  }
+
+  /** At the game's end: the standings, best first, each score labelled, ties sharing a place,
+   * and "Play again" and "Back to the lobby".
+   * @param {ViewDocument} view */
+  function renderGameOver(view) {
+    const box = $("game-over");
+    box.hidden = view.phase !== "over";
+    if (box.hidden) return;
+    const { scores, winners } = finalScores(view);
+    $("game-over-title").textContent = winners.length === 1 && winners[0] === view.seat ? t("over.youWon")
+      : t("over.title", { count: winners.length, names: names(winners) });
+    const order = scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score || a.seat - b.seat);
+    const body = $("standings-body");
+    body.replaceChildren();
+    order.forEach(({ seat, score }) => {
+      const row = el("tr", winners.includes(seat) ? "winner" : "");
+      row.dataset.seat = String(seat);
+      if (seat === view.seat) row.classList.add("me");
+      const place = 1 + order.filter((o) => o.score > score).length;
+      const name = el("td", "name", seat === view.seat ? t("Seat.you", { seat }) : t("Seat", { seat }));
+      if (winners.includes(seat)) name.append(" ", el("span", "badge winner", t("over.winner")));
+      row.append(el("td", "place", t("over.place", { n: place })), name,
+        el("td", "score", t("over.gems", { n: score })));
+      body.append(row);
+    });
+    $("standings-place").textContent = t("over.placeHead");
+    $("standings-player").textContent = t("over.playerHead");
+    $("standings-score").textContent = t("over.scoreHead");
+    $("again").textContent = t("over.again");
+    const back = $("to-lobby");
+    back.textContent = t("lobby.back");
+    back.href = lobbyUrl();
   }
 
   /**
@@ -581,6 +678,7 @@
       slot.append(el("span", played.gems ? "gems" : "gems none-gems", `${GEM}${played.gems}`));
       trick.append(slot);
     }
+    if (view.trick.some((played) => !played.face_up)) trick.append(el("div", "legend", t("legend.down")));
     client.trickShown = shown;
     renderLastTrick(view);
 
@@ -665,6 +763,11 @@
       row.append(slot);
     }
     box.append(row);
+    // What the faded, ringed and dashed cards mean, in words.
+    const legend = [];
+    if (end.event === "TrickWon") legend.push(t("legend.won"));
+    if (cards.some((played) => played.event === "HiddenCardPlayed" || played.face_up === false)) legend.push(t("legend.down"));
+    if (legend.length) box.append(el("div", "legend", legend.join(" \u00b7 ")));
   }
 
   /** @param {ViewDocument} view */
@@ -781,7 +884,7 @@
           if (by) c.dataset.coveredBy = by;
           const item = el("span", `poison ${p.covered ? "covered" : "uncovered"}`);
           const label = p.covered
-            ? (by ? t("seat.coveredBy", { card: cardText(by) }) : t("seat.coveredBy", { card: "\u2697" }))
+            ? (by ? t("seat.coveredBy", { card: cardText(by) }) : t("seat.covered"))
             : t("seat.uncovered");
           item.append(c, el("span", "ptype", `${poisonName(p.poison)} \u00b7 ${label}`));
           row.append(item);
@@ -793,7 +896,9 @@
         const stored = s.potions.length - s.poisons.filter((p) => p.covered).length;
         const row = el("div", "potions");
         row.dataset.stored = String(stored);
-        row.append(el("span", "k", `\u2697 ${t("seat.potions", { stored })}`));
+        const head = el("span", "k", ` ${t("seat.potions", { stored })}`);
+        head.prepend(potionIcon());
+        row.append(head);
         for (const card of s.potions) {
           const c = cardElement(card, "span", { icons: false });
           c.classList.add("small");
@@ -817,14 +922,18 @@
     const lines = logLines(client.events);
     const before = log.childElementCount;
     log.replaceChildren();
-    const shown = lines.slice(-200).reverse();
+    // Oldest first, as a trick is played (the newest at the bottom, scrolled into sight
+    // unless the reader scrolled up to read something older).
+    const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+    const shown = lines.slice(-200);
     const fresh = loggedLang === i18n.lang ? Math.max(0, lines.length - before) : 0;
     shown.forEach((line, i) => {
       const item = el("li", `event ev-${line.event}`, line.text);
       item.dataset.step = String(line.step ?? "");
-      if (loggedCount && i < fresh) item.classList.add("fresh");
+      if (loggedCount && i >= shown.length - fresh) item.classList.add("fresh");
       log.append(item);
     });
+    if (atEnd || !loggedCount) log.scrollTop = log.scrollHeight;
     loggedCount = client.events.length;
     loggedLang = i18n.lang;
   }
@@ -1000,8 +1109,26 @@
       });
     }
 
+    // A page left for another (a link, the lobby) may be kept whole by the browser for the
+    // Back button, its connection still open: the seat would look open elsewhere to the next
+    // page of it. Close it on the way out; a page brought back connects again.
+    /** @type {TransportHandlers | null} */
+    let shown = null;
+    window.addEventListener("pagehide", () => {
+      const current = socket;
+      if (!current) return;
+      socket = null;
+      current.close(1000, "page left");
+    });
+    window.addEventListener("pageshow", (event) => {
+      if (event.persisted && shown && !socket && !stopped) open(shown);
+    });
+
     return {
-      start: open,
+      start(handlers) {
+        shown = handlers;
+        open(handlers);
+      },
       send(doc) {
         if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(doc));
       },
@@ -1027,21 +1154,23 @@
   function connect(transport) {
     client.transport = transport;
     $("table").hidden = false;
+    showLinks();
     transport.start({
       document: receive,
       status(kind, detail) {
         client.connected = kind === "open";
         if (kind !== "open") client.pending = false;
-        if (kind === "connecting") setConnection("connecting\u2026", "connecting");
-        else if (kind === "open") setConnection("connected", "open");
+        if (kind === "connecting") setConnection("connection.connecting", "connecting");
+        else if (kind === "open") setConnection("connection.open", "open");
         else if (kind === "refused") {
-          setConnection("refused", "closed");
+          setConnection("connection.refused", "closed");
           showGone(detail === REPLACED ? "replaced" : kind);
         } else if (kind === "missing") {
-          setConnection("no such table", "closed");
+          setConnection("connection.missing", "closed");
           showGone(kind);
         } else {
-          setConnection(detail ? t("connection.tooMany", { reason: detail }) : "reconnecting\u2026", "closed");
+          if (detail) setConnection("connection.tooMany", "closed", { reason: detail });
+          else setConnection("connection.closed", "closed");
           render();
         }
       },
@@ -1129,6 +1258,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     $("replace-link").addEventListener("click", () => { replaceLink(); });
+    $("again").addEventListener("click", () => { playAgain(); });
   });
   i18n.onChange(() => seatWords());
 
@@ -1146,7 +1276,13 @@
     players: (/** @type {number} */ n) => t("lobby.players", { n }),
     round: (/** @type {number} */ r) => t("lobby.round", { round: r }),
     get over() { return t("lobby.over"); },
-    persons: (/** @type {number} */ n) => t("lobby.persons", { n }),
+    persons: (/** @type {number} */ n, /** @type {number} */ here) => t("lobby.persons", { n, here }),
+    variant: (/** @type {string} */ name) => t(`variant.${name}`),
+    table: (/** @type {string} */ id) => t("lobby.tableId", { table: id }),
+    age: (/** @type {number} */ seconds) => (seconds < 60 ? t("lobby.ageNow")
+      : seconds < 3600 ? t("lobby.ageMinutes", { n: Math.floor(seconds / 60) })
+        : seconds < 86400 ? t("lobby.ageHours", { n: Math.floor(seconds / 3600) })
+          : t("lobby.ageDays", { n: Math.floor(seconds / 86400) })),
     botAt: (/** @type {string} */ name, /** @type {string} */ seat) => t("lobby.botAt", { name: t(`bot.${name}`), seat }),
     bots: (/** @type {string[]} */ list) => (list.length ? t("lobby.bots", { list: list.join(", ") }) : t("lobby.noBots")),
     get watch() { return t("lobby.watch"); },
@@ -1159,9 +1295,10 @@
     get watchInstead() { return t("lobby.watchInstead"); },
     get back() { return t("lobby.back"); },
   };
-  // The rules' pages in the documentation named by pyproject.toml ([project.urls]
-  // Documentation): the one place to change if the documentation moves.
-  const RULES_URL = "https://github.com/shock-rules/shock-rules/tree/main/docs/rules";
+  // The players' page of the documentation named by pyproject.toml ([project.urls]
+  // Documentation), "How to play" (the numbered rules are for implementers): the one place to
+  // change if the documentation moves.
+  const RULES_URL = "https://github.com/shock-rules/shock-rules/blob/main/docs/play.md";
   // How often the open tables are asked for while the lobby shows: a table's round moves
   // slowly, and every open lobby costs the server one request per period.
   const OPEN_TABLES_EVERY_MS = 10000;
@@ -1215,13 +1352,14 @@
       item.dataset.table = table;
       const bots = Object.entries(t.bots || {}).map(([seat, name]) => LOBBY_TEXT.botAt(name, seat));
       const what = [
-        LOBBY_TEXT.players(t.players), String(t.variant),
+        LOBBY_TEXT.players(t.players), LOBBY_TEXT.variant(String(t.variant)),
         t.over ? LOBBY_TEXT.over : LOBBY_TEXT.round(t.round),
-        LOBBY_TEXT.persons(t.persons), LOBBY_TEXT.bots(bots),
+        LOBBY_TEXT.persons(t.persons, t.seated), LOBBY_TEXT.bots(bots), LOBBY_TEXT.age(t.age),
       ].join(" \u00b7 ");
       const link = el("a", "watch", LOBBY_TEXT.watch);
       link.href = tableLink(table, null);
-      item.append(el("span", "open-table-what", what), link);
+      const head = el("strong", "open-table-id", LOBBY_TEXT.table(table));
+      item.append(head, el("span", "open-table-what", what), link);
       list.append(item);
     }
     const empty = $("open-tables-empty");
@@ -1308,6 +1446,7 @@
         const game = await window.shockHost.create(body);
         $("lobby").hidden = true;
         client.table = game.table;
+        remember(game.table, { body, seats: [] });
         connect(game.transport);
         $("keys-button").hidden = false;
         return;
@@ -1322,7 +1461,11 @@
       if (!response.ok || doc.type === "error" || !doc.table) {
         throw new Error(doc.message || t("lobby.httpError", { status: response.status }));
       }
-      showLinks(doc);
+      // The creator goes to their seat at once (the first person's seat), the other seats'
+      // links kept in this tab for the table's invitation panel and "Play again".
+      remember(doc.table, { body, seats: doc.seats });
+      const own = doc.seats.length ? doc.seats[0] : null;
+      location.assign(tableLink(doc.table, own ? own.token : null));
     } catch (exc) {
       error.textContent = t("lobby.createError", { reason: /** @type {Error} */ (exc).message });
       error.hidden = false;
@@ -1331,25 +1474,125 @@
     }
   }
 
-  /** @param {TableCreated} doc */
-  function showLinks(doc) {
-    $("links").hidden = false;
-    $("links-table").textContent = doc.table;
+  // ---- A table this tab created: the other seats' links, and "Play again".
+
+  const CREATED_KEY = "shock-rules.created.";
+
+  /**
+   * Keep what this tab asked for and got when it created `table` (for this tab only: a seat's
+   * token is a secret, and sessionStorage dies with the tab).
+   * @param {string} table
+   * @param {CreatedTable} created
+   */
+  function remember(table, created) {
+    try {
+      sessionStorage.setItem(CREATED_KEY + table, JSON.stringify(created));
+    } catch {
+      // not kept: the table still opens; its panel of links and "Play again" do not show
+    }
+  }
+
+  /**
+   * Return what this tab created as `table`, or null.
+   * @param {string | null} table
+   * @returns {CreatedTable | null}
+   */
+  function recalled(table) {
+    if (!table) return null;
+    try {
+      const text = sessionStorage.getItem(CREATED_KEY + table);
+      /** @type {Partial<CreatedTable> | null} */
+      const doc = text ? JSON.parse(text) : null;
+      return doc && doc.body && Array.isArray(doc.seats) ? /** @type {CreatedTable} */ (doc) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** At a table this tab created with more than one person's seat: the links to send, one per
+   * person's seat (this page's own marked), and the spectators' link. */
+  function showLinks() {
+    const created = recalled(client.table);
+    const box = $("links");
+    box.hidden = !created || created.seats.length < 2 || !!window.shockHost;
+    if (!created || box.hidden) return;
+    $("links-table").textContent = String(client.table);
     const list = $("seat-links");
     list.replaceChildren();
-    for (const { seat, token } of doc.seats) {
+    for (const { seat, token } of created.seats) {
       const item = el("li", "seat-link");
       item.dataset.seat = String(seat);
-      const link = el("a", "", t("lobby.playSeat", { seat }));
-      link.href = tableLink(doc.table, token);
-      const copy = el("input", "copy");
-      copy.readOnly = true;
-      copy.value = link.href;
-      copy.addEventListener("focus", () => copy.select());
-      item.append(link, copy);
+      const mine = token === client.token;
+      const link = el("a", "", mine ? t("lobby.yourSeat", { seat }) : t("lobby.playSeat", { seat }));
+      link.href = tableLink(/** @type {string} */ (client.table), token);
+      item.append(link);
+      if (!mine) {
+        const copy = el("input", "copy");
+        copy.readOnly = true;
+        copy.value = link.href;
+        copy.setAttribute("aria-label", t("lobby.playSeat", { seat }));
+        copy.addEventListener("focus", () => copy.select());
+        item.append(copy);
+      }
       list.append(item);
     }
-    $("spectate-link").href = tableLink(doc.table, null);
+    $("spectate-link").href = tableLink(/** @type {string} */ (client.table), null);
+  }
+  i18n.onChange(() => { if (!$("table").hidden) showLinks(); });
+
+  /** "Play again": a new table like this one. The tab that created it asks for the same table
+   * again and goes to its seat; anyone else goes to the lobby with its choices filled in. */
+  async function playAgain() {
+    const view = client.view;
+    if (!view) return;
+    const created = recalled(client.table);
+    if (window.shockHost && created) {
+      const game = await window.shockHost.create(created.body);
+      client.table = game.table;
+      restart();
+      connect(game.transport);
+      return;
+    }
+    if (created) {
+      const button = /** @type {HTMLButtonElement} */ ($("again"));
+      button.disabled = true;
+      try {
+        const response = await fetch("/api/tables", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(created.body),
+        });
+        /** @type {TablesAnswer} */
+        const doc = await response.json().catch(() => ({}));
+        if (!response.ok || doc.type === "error" || !doc.table) {
+          throw new Error(doc.message || t("lobby.httpError", { status: response.status }));
+        }
+        remember(doc.table, { body: created.body, seats: doc.seats });
+        const own = doc.seats.length ? doc.seats[0] : null;
+        location.assign(tableLink(doc.table, own ? own.token : null));
+      } catch (exc) {
+        showError(t("lobby.createError", { reason: /** @type {Error} */ (exc).message }));
+        button.disabled = false;
+      }
+      return;
+    }
+    const query = new URLSearchParams({ players: String(view.config.players), variant: String(view.config.variant) });
+    location.assign(`${lobbyUrl()}?${query}`);
+  }
+
+  /** Forget the finished game's page state before a new game shows in this page. */
+  function restart() {
+    client.view = null;
+    client.events = [];
+    client.eventKeys = new Set();
+    client.trickShown = new Set();
+    client.lastTrickKey = null;
+    client.withdrawMode = false;
+    client.pending = false;
+    loggedCount = 0;
+    loggedLang = null;
+    $("log").replaceChildren();
+    $("game-over").hidden = true;
   }
 
   /** Fill in the lobby's rules link, its listed box and its open tables (none of them for the
@@ -1413,6 +1656,11 @@
       $("keys-button").hidden = true;
       $("players").addEventListener("change", seatChoices);
       $("create-form").addEventListener("submit", createTable);
+      // "Play again" of a table this tab did not create: its players and variant filled in.
+      const players = params.get("players");
+      const variant = params.get("variant");
+      if (players && [...$("players").options].some((o) => o.value === players)) $("players").value = players;
+      if (variant && [...$("variant").options].some((o) => o.value === variant)) $("variant").value = variant;
       seatChoices();
       showLobbyExtras();
     }
