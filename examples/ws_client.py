@@ -1,6 +1,7 @@
 """A client of ``shock-rules serve`` in 30 lines: it creates a table over HTTP, then plays its
 one human seat over the WebSocket, choosing at random among its view's ``legal_actions``,
-until the game ends (the three other seats are the server's bots).
+until the game ends (the three other seats are the server's bots). With no server at the
+address it says so in one line.
 
     shock-rules serve &          # pip install 'shock-rules[server]'
     python examples/ws_client.py http://127.0.0.1:8000
@@ -12,6 +13,7 @@ import asyncio
 import json
 import random
 import sys
+import urllib.error
 import urllib.request
 
 try:
@@ -56,4 +58,13 @@ async def main(url: str) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"))
+    url = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
+    try:
+        asyncio.run(main(url))
+    except urllib.error.HTTPError as exc:  # a server answered, but refused
+        sys.exit(f"{url} refused to create a table: {exc.code} {exc.reason}")
+    except OSError as exc:  # nothing answered: no server at that address, or no such host
+        reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+        why = reason.strerror if isinstance(reason, OSError) and reason.strerror else reason
+        sys.exit(f"cannot connect to {url}: {str(why).lower()}"
+                 " (start `shock-rules serve` first)")

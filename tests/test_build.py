@@ -1,4 +1,5 @@
-"""The two builds: pure Python, or the rule modules compiled by mypyc (``hatch_build.py``)."""
+"""The two builds: pure Python, or the rule modules compiled by mypyc (``hatch_build.py``);
+and the extras that install what the tests need."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import importlib
 import importlib.machinery
 import os
 import random
+import re
 import runpy
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -80,3 +83,28 @@ def test_only_a_compiled_build_asks_for_mypy(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("SHOCK_RULES_COMPILE", "1")
     needs = hatchling.build.get_requires_for_build_wheel()
     assert "mypy>=1.8" in needs and "setuptools>=61" in needs
+
+
+def _requirements(extras: dict[str, list[str]], name: str) -> set[str]:
+    """Return the requirements an extra brings, through the extras it names
+    (``shock-rules[cli,server]``)."""
+    found: set[str] = set()
+    for req in extras[name]:
+        own = re.fullmatch(r"shock-rules\[(.+)\]", req)
+        if own is None:
+            found.add(req)
+        else:
+            for extra in own.group(1).split(","):
+                found |= _requirements(extras, extra)
+    return found
+
+
+def test_all_brings_every_other_extra_so_that_no_test_skips() -> None:
+    # README's test command installs [test,all]: an extra left out of [all] (as [docs] was, so
+    # that the docs' pictures went untested) would skip its tests with no one noticing.
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        extras: dict[str, list[str]] = tomllib.load(f)["project"]["optional-dependencies"]
+    everything = _requirements(extras, "all")
+    for name in set(extras) - {"all", "test", "dev"}:  # test tools; dev is [test,all]
+        assert _requirements(extras, name) <= everything, f"[all] leaves out [{name}]"
+    assert _requirements(extras, "dev") == _requirements(extras, "test") | everything

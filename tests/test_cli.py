@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import re
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -527,6 +530,52 @@ def test_simulate_checks_the_out_path_before_the_games(
     assert out == "" and err.count("\n") == 1
     assert err.startswith(f"shock-rules simulate: error: cannot write {target}: ")
 
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+
+
+def _takes_sigint(pid: str) -> bool:
+    """Whether the process ``pid`` neither blocks nor ignores SIGINT (Linux's /proc)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:  # it has ended
+        return False
+    masks = [int(line.split()[1], 16) for line in status.splitlines()
+             if line.startswith(("SigBlk:", "SigIgn:"))]
+    return not any(mask >> (signal.SIGINT - 1) & 1 for mask in masks)
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="Ctrl-C as a process group's SIGINT")
+@pytest.mark.parametrize("delay", [0.0, 0.3, 1.5])
+def test_simulate_ctrl_c_ends_the_workers_with_one_line_and_status_130(delay: float) -> None:
+    # Ctrl-C at a terminal sends SIGINT to its whole foreground process group: the command and
+    # its workers. Sent as the workers start (while they import), then while they play.
+    pytest.importorskip("rich")
+    proc = subprocess.Popen([sys.executable, "-m", "shock_rules.cli", "simulate", "--games",
+                             "1000000", "--jobs", "2", "--quiet"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, process_group=0)
+    try:
+        # The resource tracker and the two workers (on Linux; elsewhere a second's wait).
+        deadline = time.monotonic() + (60 if Path("/proc/self/task").is_dir() else 1)
+        while len(_children(proc.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        time.sleep(delay)
+        # A worker that takes SIGINT prints its traceback only if it is faster than the
+        # command that ends it: seen on Linux, none may take it, whatever the race.
+        assert not [pid for pid in _children(proc.pid) if _takes_sigint(pid)]
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert (proc.returncode, out) == (130, "")
+    assert err == "\nshock-rules simulate: interrupted\n"  # no "Process SpawnPoolWorker-1:"
 
 # -- replay: header, winners, q, other files ----------------------------------------------------
 

@@ -1,7 +1,11 @@
-"""The 'shock-rules demo' command: a readable transcript, reproducible by seed; bad arguments
-get a one-line error and exit status 2."""
+"""The 'shock-rules demo' command: a readable transcript, reproducible by seed, whose record
+--save writes for 'shock-rules replay'; bad arguments get a one-line error and exit status 2."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -34,6 +38,39 @@ def test_demo_is_reproducible_by_seed(capsys: pytest.CaptureFixture[str]) -> Non
     other = _run(capsys, "demo", "--variant", "simplified", "--seed", "13")[1]
     assert first == second
     assert first != other
+
+
+@pytest.mark.parametrize("argv", [
+    ("demo", "--players", "3", "--seed", "4"),
+    ("demo", "--game", "melvin", "--players", "3", "--seed", "4"),
+    ("melvin", "demo", "--seed", "5"),
+])
+def test_the_record_demo_saves_replays_to_the_same_game(tmp_path: Path,
+                                                        argv: tuple[str, ...]) -> None:
+    record = tmp_path / "demo.txt"
+
+    def command(*args: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-m", "shock_rules.cli", *args],
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert (done.returncode, done.stderr) == (0, "")
+        return done.stdout.splitlines()
+
+    shown = command(*argv, "--save", str(record))
+    assert shown[-1] == f"the game record is saved to {record}"
+    replayed = command("replay", str(record))
+    assert "seed: " + argv[-1] in replayed
+    # The same end, the seats named by the record.
+    assert replayed[-2] == shown[-3] and replayed[-1].startswith(shown[-2])
+    if argv[0] == "demo" and "melvin" not in argv:  # Shock!'s replay tells it word for word
+        start = shown.index("== Round 1")
+        assert replayed[replayed.index("== Round 1"):-2] == shown[start:-3]
+
+
+def test_demo_checks_its_save_file_before_the_game(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    code, out, err = _run(capsys, "demo", "--save", str(tmp_path / "no" / "such" / "dir.txt"))
+    assert (code, out) == (1, "")
+    assert err.startswith("shock-rules demo: error: cannot write ") and len(err.splitlines()) == 1
 
 
 @pytest.mark.parametrize("argv", [

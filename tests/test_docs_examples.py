@@ -8,6 +8,7 @@ runs each page's examples with :mod:`doctest`, in order and in one namespace per
 
 from __future__ import annotations
 
+import codeop
 import doctest
 import re
 from pathlib import Path
@@ -77,6 +78,30 @@ def test_page_examples(page: Path) -> None:
         failed += runner.run(test, clear_globs=False).failed
         globs = test.globs  # a DocTest works on a copy: carry the names to the next block
     assert failed == 0, f"{failed} example(s) failed in docs/{name} (see the output above)"
+
+
+def test_page_examples_read_as_sessions_of_the_interactive_interpreter() -> None:
+    # The interpreter ends an indented block only at a blank line: a loop's example must end
+    # with a bare "..." line, or its lines typed or pasted at the >>> prompt, followed by the
+    # next example's, are a SyntaxError. codeop decides "more input needed" as the REPL does.
+    open_blocks = []
+    for page in EXAMPLE_PAGES:
+        for line, content in example_blocks(page.read_text(encoding="utf-8")):
+            typed: list[str] = []
+            for number, text in enumerate([*content.splitlines(), ""], line):
+                prompt = re.match(r"\s*(>>>|\.\.\.)(?: |$)(.*)", text)
+                if prompt is None or prompt.group(1) == ">>>":
+                    if typed:  # output or a new prompt while the interpreter waits for more
+                        open_blocks.append(f"{page.relative_to(DOCS)}:{number}")
+                    typed = []
+                    if prompt is None:
+                        continue
+                elif not typed:  # a "..." of an expected output
+                    continue
+                typed.append(prompt.group(2))
+                if codeop.compile_command("\n".join(typed), symbol="single") is not None:
+                    typed = []
+    assert open_blocks == [], "examples not closed by a bare '...' line"
 
 
 def test_the_pages_that_promise_examples_have_them() -> None:

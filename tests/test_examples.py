@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 from fractions import Fraction
@@ -159,6 +160,20 @@ def test_an_example_without_its_extra_says_which_to_install_in_one_line(
     assert done.stderr.strip().splitlines() == [
         done.stderr.strip()] and f"pip install 'shock-rules[{extra}]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_ws_client_without_a_server_says_so_in_one_line() -> None:
+    pytest.importorskip("websockets")
+    # A socket bound but not listening: a connection to its port is refused, and no other
+    # process can take the port while the test runs.
+    with socket.socket() as bound:
+        bound.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{bound.getsockname()[1]}"
+        done = subprocess.run([sys.executable, str(EXAMPLES / "ws_client.py"), url],
+                              capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (f"cannot connect to {url}: connection refused"
+                           " (start `shock-rules serve` first)\n")
 
 
 @pytest.mark.parametrize(("module", "blocked", "extra"), [

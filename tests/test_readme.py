@@ -1,8 +1,11 @@
-"""The README's quick start runs as written, and its two set-up commands are the ones CI uses."""
+"""The README's quick start runs as written, pasted into a script or into the interactive
+interpreter, and its two set-up commands are the ones CI uses."""
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import shock_rules as sr
@@ -20,6 +23,17 @@ def test_quick_start_plays_a_whole_game() -> None:
     assert isinstance(state, sr.State)
     assert sr.is_terminal(state)
     assert state.round == 5
+
+
+def test_every_python_block_pastes_into_the_interactive_interpreter() -> None:
+    # The interactive interpreter ends an indented block only at a blank line: a statement
+    # right after a loop, fine in a script, is a SyntaxError when pasted at the >>> prompt.
+    text = README.read_text(encoding="utf-8")
+    for block in re.findall(r"```python\n(.*?)```", text, flags=re.S):
+        done = subprocess.run([sys.executable, "-i", "-q"], input=block, capture_output=True,
+                              text=True, timeout=120, check=True)
+        assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
+        assert done.stdout.strip(), "the block printed nothing"
 
 
 def test_readme_shows_exactly_two_setup_commands() -> None:

@@ -26,7 +26,9 @@ game over its slots first, and the same holds.
 
 Backends:
 
-- ``"local"``: ``jobs=1`` plays in this process; more jobs use worker processes.
+- ``"local"``: ``jobs=1`` plays in this process; more jobs use worker processes, which never
+  take Ctrl-C (SIGINT): this process alone gets its ``KeyboardInterrupt``, and the workers end
+  with it.
 - ``"ray"`` (the ``[ray]`` extra): batches of games are Ray tasks. With ``address=None``, Ray is
   started embedded on this machine with ``jobs`` CPUs and shut down afterwards; with an address
   (``"auto"``, or ``"ray://head:10001"``) the games run on that cluster, whose workers need
@@ -48,9 +50,14 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import multiprocessing.pool
 import random
+import signal
 import socket
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from multiprocessing import resource_tracker
 from typing import Any, Final
 
 from . import games as _games
@@ -377,15 +384,74 @@ def _on_processes(tasks: list[Task], jobs: int,
             if progress is not None:
                 progress(len(results))
         return results
-    # spawn: the same behaviour on every platform, and no fork of a threaded parent.
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(min(jobs, len(tasks))) as pool:
+    with _worker_pool(min(jobs, len(tasks))) as pool:
         chunk = max(1, min(8, len(tasks) // (4 * jobs)))
         for r in pool.imap(play_one, tasks, chunksize=chunk):
             results.append(r)
             if progress is not None:
                 progress(len(results))
     return results
+
+
+@contextmanager
+def _worker_pool(processes: int) -> Iterator[multiprocessing.pool.Pool]:
+    """Yield a pool of ``processes`` worker processes that never take SIGINT; leaving it
+    terminates them.
+
+    A terminal's Ctrl-C goes to every process of its foreground group: this process alone
+    answers it (its KeyboardInterrupt leaves the pool), where each busy worker printed its own
+    traceback under ``Process SpawnPoolWorker-N:``. A worker ignores SIGINT from its
+    initializer on, and before that, while it starts and imports, it holds SIGINT blocked
+    (see :func:`_sigint_held`).
+    """
+    # spawn: the same behaviour on every platform, and no fork of a threaded parent.
+    ctx = multiprocessing.get_context("spawn")
+    with _sigint_held() as release, ctx.Pool(processes, _ignore_sigint) as pool:
+        release()  # a Ctrl-C held back is raised here, and the pool terminated
+        yield pool
+
+
+@contextmanager
+def _sigint_held() -> Iterator[Callable[[], None]]:
+    """Hold back SIGINT while this thread starts processes; yield the function that lets it
+    go, raising the KeyboardInterrupt of a Ctrl-C held back (leaving lets it go too).
+
+    SIGINT is blocked in this thread (POSIX), and the processes it starts inherit the block
+    through exec; in the main thread, a SIGINT that another thread takes meanwhile (the
+    progress bar's) is noted instead of raised in the middle of starting a worker.
+    """
+    held: list[int] = []
+    # Only the main thread may set a handler (and restore it: None is one set outside Python).
+    main = (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is not None)
+    handler = signal.signal(signal.SIGINT, lambda signum, _: held.append(signum)) if main else None
+    blocking = hasattr(signal, "pthread_sigmask")
+    if blocking:
+        resource_tracker.ensure_running()  # its first start unblocks SIGINT: start it before
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    released = False
+
+    def release() -> None:
+        nonlocal released
+        if released:
+            return
+        released = True
+        if blocking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        if main:
+            signal.signal(signal.SIGINT, handler)
+        if held:
+            raise KeyboardInterrupt
+
+    try:
+        yield release
+    finally:
+        release()
+
+
+def _ignore_sigint() -> None:
+    """The pool's initializer: the worker ignores SIGINT (see :func:`_worker_pool`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def play_batch(tasks: Sequence[Task]) -> list[GameResult]:

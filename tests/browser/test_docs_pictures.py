@@ -1,7 +1,8 @@
 """The players' page of the documentation ("How to play") is first in the table of contents and
 shows its pictures: the docs are built with Sphinx as CI builds them, the page is opened in
 headless Chromium, and each picture drawn by ``shock_rules.svg`` at build time is checked to be
-laid out and painted (its pixels read back from a canvas hold the suits' colours)."""
+laid out and painted (its pixels read back from a canvas hold the suits' colours), and on a
+phone to keep text one can read."""
 
 from __future__ import annotations
 
@@ -58,6 +59,18 @@ image.src = 'data:image/svg+xml;charset=utf-8,'
   + encodeURIComponent(new XMLSerializer().serializeToString(svg));
 """
 
+# Per picture: the size its text is drawn at (font-size in the SVG's units) and shown at (CSS
+# pixels, through the SVG's scaling to its box), and the widths of its box and of its content.
+TEXT_SIZES = """
+return [...document.querySelectorAll('.shock-picture')].map(box => ({
+  name: box.dataset.picture, box: box.clientWidth, content: box.scrollWidth,
+  texts: [...box.querySelectorAll('svg text')].map(text => {
+    const drawn = parseFloat(getComputedStyle(text).fontSize);
+    return [text.textContent, drawn, drawn * text.getScreenCTM().a];
+  }),
+}));
+"""
+
 
 @pytest.fixture(scope="module")
 def built_docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
@@ -96,3 +109,23 @@ def test_the_players_page_comes_first_and_shows_its_pictures(
                              ("C", "clubs")):
             if letter in suits:
                 assert painted["counts"][suit] > 100, (name, suit, painted["counts"])
+
+
+def test_on_a_phone_a_table_picture_keeps_its_text_readable_and_scrolls_sideways(
+    built_docs: Path, browser: Callable[..., WebDriver]
+) -> None:
+    # Shrunk to a 390-pixel phone's column, a table's text was about 4 CSS px high.
+    driver = browser(390, 844, phone=True)
+    driver.get((built_docs / "play.html").as_uri())
+    pictures = driver.execute_script(TEXT_SIZES)
+    assert [p["name"] for p in pictures] == list(PICTURES)
+    for picture in pictures:
+        name, texts = picture["name"], picture["texts"]
+        assert texts, name
+        # 9 CSS px at least; the cards' labels, drawn at 8.5, at their size.
+        small = [(words, round(shown, 1)) for words, drawn, shown in texts
+                 if shown < min(9, drawn) - 0.01]
+        assert not small, (name, small)
+        if name != "cards":  # a table is wider than the phone: its box scrolls, not the page
+            assert picture["content"] > picture["box"], (name, picture["content"])
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= 390

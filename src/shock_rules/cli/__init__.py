@@ -1,7 +1,8 @@
 """The ``shock-rules`` command, one module per sub-command.
 
-- ``shock-rules demo [--players N] [--variant standard|simplified] [--seed S]`` plays one random
-  game and prints a readable transcript (:mod:`shock_rules.cli.demo`).
+- ``shock-rules demo [--game shock|melvin] [--players N] [--variant standard|simplified]
+  [--seed S] [--save FILE]`` plays one random game and prints a readable transcript; ``--save``
+  writes its record for ``replay`` (:mod:`shock_rules.cli.demo`).
 - ``shock-rules play [--seat S] [--players N] [--variant V] [--bots heuristic,mcts] [--seed S]
   [--save FILE] [--fast]``: play in the terminal against bots (:mod:`shock_rules.cli.play`).
 - ``shock-rules simulate [--games N] [--players N] [--variant V] [--bots heuristic,random]
@@ -27,8 +28,8 @@ whole); input quoted in it is cut to 80 characters. Exit status:
 
 - 0 on success, and when the person leaves ``play`` (``quit`` or end of input);
 - 1 when a file cannot be read or written: the record given to ``replay``, the ``--save`` file
-  of ``play`` or the ``--out`` file of ``simulate`` (both checked before any game starts), the
-  ``--db`` file of ``serve`` (not writable, or no SQLite file of tables: checked before the
+  of ``demo`` or ``play`` or the ``--out`` file of ``simulate`` (checked before any game starts),
+  the ``--db`` file of ``serve`` (not writable, or no SQLite file of tables: checked before the
   server listens);
 - 2 for a bad argument, or a record that is not UTF-8 text, is malformed, is some other kind
   of document, or does not replay;

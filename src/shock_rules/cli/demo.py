@@ -4,6 +4,10 @@
 ``--game melvin`` plays reaction bots of different speeds at Melvin Vs. Kronk and prints what a
 spectator sees at each step (no hidden card, MK-INFO-1). Needs nothing beyond the package
 itself (no ``rich``).
+
+``--save FILE`` writes the game's record (text form, with its seed and result) for
+``shock-rules replay FILE``; the file is checked to be writable before the game (exit status 1
+if not).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from .. import melvin as mk
@@ -28,7 +33,16 @@ from .._rules.engine import (
 )
 from .._rules.state import Phase
 from ..bots import play_game
-from ._args import game_args, game_config, result_lines, seed_arg
+from ..record import format_record, record_game
+from ._args import (
+    game_args,
+    game_config,
+    path_text,
+    report,
+    result_lines,
+    seed_arg,
+    unwritable,
+)
 
 __all__ = ["demo_command", "register"]
 
@@ -44,25 +58,48 @@ def register(sub: argparse._SubParsersAction[Any], game: str = "shock") -> None:
     p.add_argument("--withdraw-rate", type=float, default=None,
                    help="shock only: chance that a random player withdraws when it may"
                         " (default 0.08)")
+    p.add_argument("--save", metavar="FILE", default=None,
+                   help="write the game record (text form) to FILE, for 'shock-rules replay';"
+                        " checked before the game")
     p.set_defaults(run=_run, parser=p)
 
 
 def _run(args: argparse.Namespace) -> int:
     config = game_config(args)
+    rate = 0.08 if args.withdraw_rate is None else args.withdraw_rate
     if isinstance(config, mk.GameConfig):
         if args.withdraw_rate is not None:
             args.parser.error("--withdraw-rate is an option of shock, not of melvin")
-        return melvin_demo(config, args.seed, sys.stdout)
-    rate = 0.08 if args.withdraw_rate is None else args.withdraw_rate
-    if not 0.0 <= rate <= 1.0:
+    elif not 0.0 <= rate <= 1.0:
         args.parser.error(f"--withdraw-rate must be between 0 and 1, not {rate}")
-    assert isinstance(config, GameConfig)
-    return demo_command(config.players, config.variant, args.seed, rate, sys.stdout)
+    if args.save is not None and (why := unwritable(args.save)) is not None:
+        return report("demo", f"cannot write {path_text(args.save)}: {why}", 1)
+    seed = random.randrange(2**32) if args.seed is None else args.seed
+    actions: list[Any] = []
+    if isinstance(config, mk.GameConfig):
+        melvin_demo(config, seed, sys.stdout, actions)
+        names = [f"reaction:{bot.mean:g}" for bot in melvin_bots(config.players)]
+    else:
+        assert isinstance(config, GameConfig)
+        demo_command(config.players, config.variant, seed, rate, sys.stdout, actions)
+        names = ["random"] * config.players
+    if args.save is None:
+        return 0
+    headers = {f"Seat{seat}": name for seat, name in enumerate(names)} | {"Seed": str(seed)}
+    text = format_record(record_game(config, actions, headers, result=True))
+    try:
+        Path(args.save).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        return report("demo", f"cannot write {path_text(args.save)}: {exc.strerror or exc}", 1)
+    print(f"the game record is saved to {args.save}")
+    return 0
 
 
 def demo_command(players: int, variant: Variant, seed: int | None, withdraw_rate: float,
-                 out: TextIO) -> int:
-    """Play one game with random players, print its transcript to ``out``; return 0."""
+                 out: TextIO, actions: list[Any] | None = None) -> int:
+    """Play one game with random players, print its transcript to ``out``; return 0. The
+    actions taken, chance outcomes included, are appended to ``actions`` when it is given (for
+    a game record)."""
     if seed is None:
         seed = random.randrange(2**32)
     rng = random.Random(seed)
@@ -79,6 +116,8 @@ def demo_command(players: int, variant: Variant, seed: int | None, withdraw_rate
             acts = legal_actions(state)
             stay = [a for a in acts if a.kind is not ActionKind.WITHDRAW]
             action = rng.choice(stay if stay and rng.random() >= withdraw_rate else acts)
+        if actions is not None:
+            actions.append(action)
         state = apply(state, action)
         for line in narrate(state):
             print(line, file=out)
@@ -92,9 +131,11 @@ def melvin_bots(players: int) -> list[mk.ReactionBot]:
     return [mk.ReactionBot(round(0.6 - 0.05 * i, 2)) for i in range(players)]
 
 
-def melvin_demo(config: mk.GameConfig, seed: int | None, out: TextIO) -> int:
+def melvin_demo(config: mk.GameConfig, seed: int | None, out: TextIO,
+                actions: list[Any] | None = None) -> int:
     """Play one game of Melvin Vs. Kronk between reaction bots of different speeds and print,
-    step by step, what a spectator sees (MK-INFO-1); return 0."""
+    step by step, what a spectator sees (MK-INFO-1); return 0. The actions taken are appended
+    to ``actions`` when it is given (for a game record)."""
     if seed is None:
         seed = random.randrange(2**32)
     bots = melvin_bots(config.players)
@@ -108,6 +149,6 @@ def melvin_demo(config: mk.GameConfig, seed: int | None, out: TextIO) -> int:
         for event in mk.visible_events(state.events, None):
             print(mk.describe_event(event), file=out)
 
-    end = play_game(config, bots, random.Random(seed), on_step=show)
+    end = play_game(config, bots, random.Random(seed), actions, on_step=show)
     print("", *result_lines(mk.scores(end), sorted(mk.winners(end))), sep="\n", file=out)
     return 0
