@@ -357,14 +357,15 @@ def _cover(seat: int, value: object) -> Callable[[dict[str, Any]], None]:
     (_cover(3, ["7H"]), r"state\.covered\[3\]: expected an object"),
     (_cover(3, {"7H": "2H"}), r"state\.covered\[3\]\.7H: 2H is not a potion card"),
     (_cover(3, {"7H": "9X"}), r"state\.covered\[3\]\.7H: invalid card '9X'"),
+    (_cover(3, {"9X": "7C"}), r"state\.covered\[3\]\.9X: invalid card '9X'"),
     (_cover(3, {"7S": "7C"}), r"covered\[3\]\.7S: 7S is not a poison card in front of seat 3"),
     (_cover(2, {"7H": "7C"}), r"covered\[2\]\.7H: 7H is not a poison card in front of seat 2"),
     (_do(lambda d: d["potions"].__setitem__(3, ["5C"]) or d["potions"][0].append("7C")),
      r"covered\[3\]\.7H: 7C is not a potion in front of seat 3"),
     # A covered poison with no potion: 7H is left out of "covered"; 5C then waits beside it.
     (_cover(3, {}), "seat 3 keeps a potion beside an uncovered poison card"),
-], ids=["list", "not a potion", "bad card", "not its poison", "other seat", "other's potion",
-        "uncovered"])
+], ids=["list", "not a potion", "bad card", "bad key", "not its poison", "other seat",
+        "other's potion", "uncovered"])
 def test_a_state_document_with_a_forged_placement_is_refused(
         change: Callable[[dict[str, Any]], None], message: str) -> None:
     doc = to_dict(_both_potions_one_covered())

@@ -579,7 +579,7 @@ def _read_covered(value: object, path: str, poisons: tuple[int, ...],
             raise fail(where, f"expected an object (poison card: potion card), not"
                               f" {kind_of(item)}")
         for key, potion_text in item.items():
-            poison = read_card(key, f"{where} key {key!r}")
+            poison = read_card(key, f"{where}.{key}")
             potion = read_card(potion_text, f"{where}.{key}")
             if not poisons[seat] & poison.bit:
                 raise fail(f"{where}.{key}", f"{poison} is not a poison card in front of seat"
