@@ -213,16 +213,39 @@ def gems_before_a_win(s: State, rng: random.Random) -> State | None:
                              supply=s.supply - 1)
 
 
+def _owner(s: State, poison_bit: int) -> int:
+    return next(i for i in range(s.players) if s.poison_masks[i] & poison_bit)
+
+
 def uncover(s: State, rng: random.Random) -> State | None:
     """A potion's cover is lifted: a potion then waits beside an uncovered poison (K16)."""
-    seats = [i for i in range(s.players) if s.covered_masks[i]
-             and not (s.phase is Phase.COVER and i == s.actor)]
-    if not seats:
+    laid = [k for k, on in enumerate(s.potion_on_masks) if on
+            and not (s.phase is Phase.COVER and _owner(s, on) == s.actor)]
+    if not laid:
         return None
-    seat = rng.choice(seats)
-    bit = 1 << rng.choice(_bits(s.covered_masks[seat]))
-    return unchecked_replace(
-        s, covered_masks=_put(s.covered_masks, seat, s.covered_masks[seat] ^ bit))
+    return unchecked_replace(s, potion_on_masks=_put(s.potion_on_masks, rng.choice(laid), 0))
+
+
+def potion_to_another_seat(s: State, rng: random.Random) -> State | None:
+    """A laid potion moves onto another seat's poison card (POTION-6: it stays where it was
+    laid, on its own seat's poison)."""
+    moves = [(k, bit) for k, on in enumerate(s.potion_on_masks) if on
+             for i in range(s.players) if not s.poison_masks[i] & on
+             for bit in (1 << b for b in _bits(s.poison_masks[i]))]
+    if not moves:
+        return None
+    k, bit = rng.choice(moves)
+    return unchecked_replace(s, potion_on_masks=_put(s.potion_on_masks, k, bit))
+
+
+def second_potion_on_a_poison(s: State, rng: random.Random) -> State | None:
+    """The other potion is laid on a poison card a potion covers already (POTION-6)."""
+    laid = [k for k, on in enumerate(s.potion_on_masks) if on]
+    if not laid:
+        return None
+    k = rng.choice(laid)
+    return unchecked_replace(s, potion_on_masks=_put(s.potion_on_masks, 1 - k,
+                                                     s.potion_on_masks[k]))
 
 
 def actor_at_end(s: State, rng: random.Random) -> State | None:
@@ -255,7 +278,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     hand_to_deck, hand_to_hand, mark_withdrawn, mark_in, unshock, face_down_for_in,
     other_leader, winner_in_trick_one, no_last_winner, discard_to_deck, chest_in_trick_one,
     supply_off, revealed_in_play, void_in_trick_one, flip_trick_card, bag_in_round_one,
-    gems_before_a_win, uncover, actor_at_end, next_trick_number, lopsided_deal,
+    gems_before_a_win, uncover, potion_to_another_seat, second_potion_on_a_poison,
+    actor_at_end, next_trick_number, lopsided_deal,
 )
 
 
@@ -388,3 +412,42 @@ def test_a_negative_step_is_refused() -> None:
     s = sr.new_game(sr.GameConfig(players=3))
     with pytest.raises(sr.InvalidStateError, match="step -1 is below 0"):
         sr.check_state(unchecked_replace(s, step=-1))
+
+
+def _forged_placement(s: State, on: tuple[int, ...], message: str) -> None:
+    with pytest.raises(sr.InvalidStateError, match=message):
+        sr.check_state(unchecked_replace(s, potion_on_masks=on))
+
+
+@pytest.mark.rule("POTION-6")
+def test_a_forged_potion_placement_is_refused_saying_why() -> None:
+    from rules._helpers import SUITS_4, mask, run, start
+    # Seat 3 takes 7H with 7C (laid on it); seat 0 wins 7S (uncovered) while seat 3 withdraws.
+    s = run(start(SUITS_4, "10C"), "play 7H; play 8S; play 8D; play 7C; chest G3/0; stop")
+    assert s.potion_on_masks == (0, mask("7H"))
+    _forged_placement(s, (0, mask("2H")), "the potion 7C lies on 2H, which is not a poison")
+    _forged_placement(s, (0, mask("7H 7S")), "the potion 7C lies on several cards")
+    _forged_placement(s, (0, -mask("7H")), "the potion 7C lies on several cards")
+    _forged_placement(s, (0, 1 << 50), "the potion 7C lies on no card, which is not a poison")
+    _forged_placement(s, (mask("7H"), mask("7H")), "two potions lie on the poison card 7H")
+    _forged_placement(s, (mask("7H"), 0),
+                      "the potion 5C lies on 7H, but no seat has 5C in front of it")
+    _forged_placement(s, (0, 0), "seat 3 keeps a potion beside an uncovered poison card")
+    _forged_placement(s, (0,), r"potion_on_masks must hold an integer per potion card \(2\)")
+    _forged_placement(s, (0, True), "potion_on_masks must hold an integer per potion card")
+    s = run(s, "withdraw 9C; play 6H; play 7S; play 6D; chest G3/0; stop")
+    assert s.poison_masks[0] == mask("7S") and s.potion_on_masks == (0, mask("7H"))
+    _forged_placement(s, (0, mask("7S")), "seat 3's potion 7C lies on 7S, which is not a"
+                                          " poison card in front of seat 3")
+
+
+@pytest.mark.rule("POTION-6")
+def test_a_placement_that_one_trick_cannot_lay_needs_two_won_tricks() -> None:
+    from rules._helpers import mask, run, start
+    # Seat 3 wins 7H, 5C and 7C in one trick: 5C, first in card order, is laid on 7H.
+    hands = ("1H 2H 3H 4H 5H 6H 7H 8H 9H", "1S 2S 3S 4S 5S 6S 7S 8S 9S",
+             "1D 2D 3D 4D 5D 6D 7D 8D 5C", "1C 2C 3C 4C 9D 6C 7C 8C 9C")
+    s = run(start(hands, "10C"), "play 7H; play 1S; play 5C; play 7C")
+    assert s.potion_on_masks == (mask("7H"), 0) and s.stored_potions(3) == 1
+    # 7C on 7H with 5C stored is reachable only over two won tricks (POTION-6).
+    _forged_placement(s, (0, mask("7H")), "need 2 won tricks, more than the 1 won")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from itertools import permutations
+from typing import Any
 
 import attrs
 import pytest
@@ -369,3 +370,43 @@ def test_determinize_refuses_a_view_whose_seat_numbers_are_not_the_games(name: s
     # with the typed error (the draw indexes by them), not an IndexError or a KeyError.
     with pytest.raises(InvalidStateError, match="invalid view: "):
         determinize(_seat_forgeries()[name], random.Random(2))
+
+
+def _potion_views() -> tuple[PlayerView, dict[str, PlayerView]]:
+    """Seat 1's view with seat 3's 7C on 7H and 5C stored (POTION-6), and forged placements."""
+    from rules._helpers import SUITS_4, run, start
+    s = run(start(SUITS_4, "10C"), "play 7H; play 8S; play 8D; play 7C; chest G3/0; stop;"
+                                   " play 5C; play 6H; play 6S; play 6D")
+    v = view(s, 1)
+    seat = v.seats[3]
+    bee = seat.poisons[0]
+    assert (bee.card, bee.covered_by) == (Card.parse("7H"), Card.parse("7C"))
+
+    def with_bee(**changes: Any) -> PlayerView:
+        poisons = (attrs.evolve(bee, **changes),)
+        return attrs.evolve(v, seats=(*v.seats[:3], attrs.evolve(seat, poisons=poisons)))
+
+    return v, {
+        "is covered, but covered_by names no potion": with_bee(covered_by=None),
+        "covered_by is 7C, but the poison is not covered": with_bee(covered=False),
+        "covered_by: 7S is not a potion card": with_bee(covered_by=Card.parse("7S")),
+        "covered_by: 7C is not a potion in front of seat 3": attrs.evolve(
+            v, seats=(*v.seats[:3], attrs.evolve(seat, potions=(Card.parse("5C"),)))),
+    }
+
+
+@pytest.mark.rule("POTION-6")
+def test_a_determinized_state_keeps_the_placement_of_the_view() -> None:
+    true, _ = _potion_views()
+    for seed in range(5):
+        drawn = determinize(true, random.Random(seed))
+        assert drawn.potion_on_masks == (0, Card.parse("7H").bit)
+        assert view(drawn, 1) == true
+
+
+@pytest.mark.rule("POTION-6")
+@pytest.mark.parametrize("message", list(_potion_views()[1]))
+def test_determinize_refuses_a_view_with_a_forged_placement(message: str) -> None:
+    _, forged = _potion_views()
+    with pytest.raises(InvalidStateError, match=r"its seats\[3\]\.poisons\[0\].*" + message):
+        determinize(forged[message], random.Random(2))

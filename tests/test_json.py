@@ -286,32 +286,92 @@ def test_loader_checks_what_check_state_leaves_alone() -> None:
 
 
 def _both_potions_one_covered() -> sr.State:
-    """Seat 3 took 7H with 7C, then 5C: by the placement convention 5C lies on 7H (POTION-6)."""
+    """Seat 3 took 7H with 7C, then 5C: 7C stays on 7H and 5C is stored (POTION-6)."""
     from rules._helpers import SUITS_4, run, start
     return run(start(SUITS_4, "10C"), "play 7H; play 8S; play 8D; play 7C; chest G3/0; stop;"
                                       " play 5C; play 6H; play 6S; play 6D")
 
 
+@pytest.mark.rule("POTION-6")
 def test_a_view_document_says_which_potion_covers_each_poison() -> None:
     state = _both_potions_one_covered()
     doc = json.loads(sr.to_json(sr.view(state, 1)))
     body = doc.get("view", doc)
     assert body["seats"][3]["poisons"] == [
-        {"card": "7H", "poison": "bee", "covered": True, "covered_by": "5C"}]
-    assert sr.view_from_json(json.dumps(doc)).seats[3].poisons[0].covered_by == \
-        sr.Card.parse("5C")
+        {"card": "7H", "poison": "bee", "covered": True, "covered_by": "7C"}]
+    assert body["seats"][3]["potions"] == ["5C", "7C"]
+    loaded = sr.view_from_json(json.dumps(doc))
+    assert loaded == sr.view(state, 1)
+    assert loaded.seats[3].poisons[0].covered_by == sr.Card.parse("7C")
 
 
-@pytest.mark.parametrize(("covered_by", "message"), [
-    ("7C", "expected '5C', not '7C'"),
-    (None, "expected '5C', not null"),
-])
-def test_a_view_document_with_a_potion_on_the_wrong_poison_is_refused(
-        covered_by: str | None, message: str) -> None:
+@pytest.mark.rule("POTION-6")
+def test_a_view_document_may_show_the_other_reachable_placement() -> None:
+    # 5C on 7H with 7C stored is the placement of another history (both potions taken with
+    # 7H in one trick): a valid view, which differs from the real one.
     doc = json.loads(sr.to_json(sr.view(_both_potions_one_covered(), 1)))
-    doc.get("view", doc)["seats"][3]["poisons"][0]["covered_by"] = covered_by
-    with pytest.raises(sr.InvalidStateError, match=r"poisons\[0\]\.covered_by.*" + message):
+    doc.get("view", doc)["seats"][3]["poisons"][0]["covered_by"] = "5C"
+    other = sr.view_from_json(json.dumps(doc))
+    assert other.seats[3].poisons[0].covered_by == sr.Card.parse("5C")
+    assert other != sr.view(_both_potions_one_covered(), 1)
+
+
+@pytest.mark.rule("POTION-6")
+@pytest.mark.parametrize(("covered", "covered_by", "message"), [
+    (True, None, r"poisons\[0\] is covered, but covered_by names no potion"),
+    (False, "7C", r"poisons\[0\]\.covered_by is 7C, but the poison is not covered"),
+    (True, "2H", r"poisons\[0\]\.covered_by: 2H is not a potion card"),
+])
+def test_a_view_document_with_a_forged_placement_is_refused(
+        covered: bool, covered_by: str | None, message: str) -> None:
+    doc = json.loads(sr.to_json(sr.view(_both_potions_one_covered(), 1)))
+    poison = doc.get("view", doc)["seats"][3]["poisons"][0]
+    poison["covered"], poison["covered_by"] = covered, covered_by
+    with pytest.raises(sr.InvalidStateError, match=r"invalid document: view: its seats\[3\]\."
+                                                   + message):
         sr.view_from_json(json.dumps(doc))
+
+
+@pytest.mark.rule("POTION-6")
+def test_a_state_document_records_which_potion_lies_on_which_poison() -> None:
+    state = _both_potions_one_covered()
+    doc: dict[str, Any] = to_dict(state)
+    assert doc["covered"] == [{}, {}, {}, {"7H": "7C"}]
+    assert doc["potions"][3] == ["5C", "7C"]
+    back = state_from_json(json.dumps(doc))
+    assert back == state and back.poisons(3) == state.poisons(3)
+    # The other reachable placement reads as another state.
+    doc["covered"][3] = {"7H": "5C"}
+    other = state_from_json(json.dumps(doc))
+    assert other != state and other.poisons(3)[0].covered_by == sr.Card.parse("5C")
+
+
+def _cover(seat: int, value: object) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        doc["covered"][seat] = value
+    return change
+
+
+@pytest.mark.rule("POTION-6")
+@pytest.mark.parametrize(("change", "message"), [
+    (_cover(3, ["7H"]), r"state\.covered\[3\]: expected an object"),
+    (_cover(3, {"7H": "2H"}), r"state\.covered\[3\]\.7H: 2H is not a potion card"),
+    (_cover(3, {"7H": "9X"}), r"state\.covered\[3\]\.7H: invalid card '9X'"),
+    (_cover(3, {"9X": "7C"}), r"state\.covered\[3\]\.9X: invalid card '9X'"),
+    (_cover(3, {"7S": "7C"}), r"covered\[3\]\.7S: 7S is not a poison card in front of seat 3"),
+    (_cover(2, {"7H": "7C"}), r"covered\[2\]\.7H: 7H is not a poison card in front of seat 2"),
+    (_do(lambda d: d["potions"].__setitem__(3, ["5C"]) or d["potions"][0].append("7C")),
+     r"covered\[3\]\.7H: 7C is not a potion in front of seat 3"),
+    # A covered poison with no potion: 7H is left out of "covered"; 5C then waits beside it.
+    (_cover(3, {}), "seat 3 keeps a potion beside an uncovered poison card"),
+], ids=["list", "not a potion", "bad card", "bad key", "not its poison", "other seat",
+        "other's potion", "uncovered"])
+def test_a_state_document_with_a_forged_placement_is_refused(
+        change: Callable[[dict[str, Any]], None], message: str) -> None:
+    doc = to_dict(_both_potions_one_covered())
+    change(doc)
+    with pytest.raises(sr.InvalidStateError, match=message):
+        state_from_json(json.dumps(doc))
 
 
 def test_the_poison_covered_event_names_its_potion_in_json() -> None:

@@ -52,13 +52,50 @@ def test_cover_phase_round_trips() -> None:
     assert parse_position(text) == s
 
 
-def test_covered_poison_is_starred() -> None:
+@pytest.mark.rule("POTION-6")
+def test_a_covered_poison_names_the_potion_lying_on_it() -> None:
     s = sr.apply_all(cover_state(), "cover 7S")
-    # K16: 7S is covered; the chest challenge follows (K19): seat 0 reveals.
+    # K16: 5C lies on 7S; the chest challenge follows (K19): seat 0 reveals.
     fields = format_position(s).split(" ")
     assert fields[2] == "chest@0"
-    assert fields[7] == "7H7S*5C/-/-"
+    assert fields[7] == "7H7S(5C)/-/-"
     assert parse_position(" ".join(fields)) == s
+
+
+def _both_potions_one_covered() -> sr.State:
+    """Seat 3 took 7H with 7C, then 5C: 7C stays on 7H and 5C is stored (POTION-6)."""
+    from rules._helpers import SUITS_4, run, start
+    return run(start(SUITS_4, "10C"), "play 7H; play 8S; play 8D; play 7C; chest G3/0; stop;"
+                                      " play 5C; play 6H; play 6S; play 6D")
+
+
+@pytest.mark.rule("POTION-6")
+def test_the_placement_round_trips_and_a_stored_potion_follows_the_poisons() -> None:
+    s = _both_potions_one_covered()
+    fields = format_position(s).split(" ")
+    assert fields[7] == "-/-/-/7H(7C)5C"
+    assert parse_position(" ".join(fields)) == s
+    # The other reachable placement is another position.
+    fields[7] = "-/-/-/7H(5C)7C"
+    other = parse_position(" ".join(fields))
+    assert other != s and other.poisons(3)[0].covered_by == sr.Card.parse("5C")
+
+
+@pytest.mark.rule("POTION-6")
+@pytest.mark.parametrize(("area", "error", "message"), [
+    ("7H*5C7C", sr.InvalidNotationError, r"followed by the potion lying on it, as 7H\(5C\)"),
+    ("7H(2H)5C", sr.InvalidStateError, "2H lies on 7H: only a potion lies on a poison card"),
+    ("7H5C(7C)", sr.InvalidStateError, "7C lies on 5C: only a potion lies on a poison card"),
+    ("7H(7C)5C7C", sr.InvalidStateError, "7C is listed twice in seat 3's play area"),
+    ("7H(7C)(5C)", sr.InvalidNotationError, "malformed areas field"),
+    ("7H5C7C", sr.InvalidStateError, "keeps a potion beside an uncovered poison card"),
+])
+def test_a_forged_placement_in_a_position_is_refused(
+        area: str, error: type[Exception], message: str) -> None:
+    fields = format_position(_both_potions_one_covered()).split(" ")
+    fields[7] = "-/-/-/" + area
+    with pytest.raises(error, match=message):
+        parse_position(" ".join(fields))
 
 
 def test_hand_checked_position() -> None:

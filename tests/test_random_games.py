@@ -7,7 +7,8 @@ the engine's own bookkeeping: cards and chest cards each in exactly one place, g
 (K29), nobody in the round at a poison count of 2 except a winner choosing a cover (K17),
 nothing on the bag of a player out of the round (K18, K11), bag totals never decreasing,
 ``apply`` leaving its input unchanged, chance probabilities summing to exactly 1 (K6), and no
-legal action exactly at the end. Every game is then replayed from its action list and must give
+legal action exactly at the end; a potion, once laid on a poison card, stays there until the
+round's cards are cleared (POTION-6). Every game is then replayed from its action list and must give
 an equal state (K6: a game is reproduced from its configuration and its actions).
 
 ``HYPOTHESIS_PROFILE=ci`` (set by ``.ci/run``) plays 200 games per combination, ``ci-compiled``
@@ -113,6 +114,16 @@ class Checker:
         assert (sr.legal_actions(state) == ()) == sr.is_terminal(state)
 
 
+def check_potions_stay(before: sr.State, after: sr.State) -> None:
+    """POTION-6: a potion laid on a poison stays there until the round's cards are cleared
+    (K26), as the state and the views (whose seats every viewer sees alike) show it."""
+    cleared = any(isinstance(e, sr.RoundEnded) for e in after.events) \
+        and after.phase is not sr.Phase.OVER
+    for was, now in zip(before.potion_on_masks, after.potion_on_masks, strict=True):
+        assert now == (0 if cleared else was or now), "a laid potion moved"
+    assert all(sv.poisons == after.poisons(sv.seat) for sv in sr.spectator_view(after).seats)
+
+
 def config_ranks(players: int) -> range:
     """The ranks in play by the rulebook (Setup 6), written out independently."""
     return {3: range(2, 11), 4: range(1, 11), 5: range(1, 12)}[players]
@@ -141,14 +152,16 @@ def test_random_games_keep_every_invariant(players: int, variant: sr.Variant) ->
         seed = players * 1_000_000 + (variant is sr.Variant.SIMPLIFIED) * 100_000 + game
         checker = Checker(config)
         actions: list[sr.Action] = []
-        state = sr.new_game(config)
+        state = prev = sr.new_game(config)
         for state, action in _play(config, seed):
             try:
                 checker.check(state)
+                check_potions_stay(prev, state)
             except (AssertionError, sr.InvalidStateError) as exc:
                 raise AssertionError(f"seed {seed}, step {len(actions)}: {exc}") from exc
             if sr.is_terminal(state):
                 break
+            prev = state
             actions.append(action)
             stats["shocks"] += sum(isinstance(e, sr.Shocked) for e in state.events)
             stats["withdrawals"] += action.kind is sr.ActionKind.WITHDRAW

@@ -59,7 +59,7 @@ from ._rules.check import load_state
 from ._rules.config import GameConfig, Variant
 from ._rules.edition import ChestCard, Edition, parse_chest_card
 from ._rules.events import Event, RoundEndReason
-from ._rules.state import Phase, Play, PoisonCard, State, Status, covering_potions
+from ._rules.state import POTION_BITS, Phase, Play, PoisonCard, State, Status
 from ._rules.tables import tables_for
 from ._shared import SCHEMA as _SCHEMA
 
@@ -468,7 +468,8 @@ def state_to_dict(state: State, *, events: bool = True) -> dict[str, object]:
         "in_bag": list(state.in_bag),
         "supply": state.supply,
         "poisons": [_cards_json(m) for m in state.poison_masks],
-        "covered": [_cards_json(m) for m in state.covered_masks],
+        "covered": [{str(pc.card): str(pc.covered_by) for pc in state.poisons(seat)
+                     if pc.covered_by is not None} for seat in range(state.players)],
         "potions": [_cards_json(m) for m in state.potion_masks],
         "void_suits": [[s.letter for s in Suit if m >> s & 1] for m in state.void_suits],
         "chest_deck": chest(state.chest_deck),
@@ -536,6 +537,8 @@ def state_from_data(data: object, path: str) -> State:
                           read_bool(p["face_up"], f"{where}.face_up"),
                           read_int(p["gems"], f"{where}.gems", 0)))
     trump = None if doc["trump"] is None else read_card(doc["trump"], f"{path}.trump")
+    poisons = per_seat("poisons", read_cards)
+    potions = per_seat("potions", read_cards)
     events = events_from_data(doc["events"], f"{path}.events") if "events" in doc else ()
     if "events" in doc:
         check_steps(doc["events"], f"{path}.events", read_int(doc["step"], f"{path}.step", 0))
@@ -554,15 +557,42 @@ def state_from_data(data: object, path: str) -> State:
         status=per_seat("status", lambda v, w: read_enum(v, w, _STATUSES)),
         on_bag=per_seat("on_bag", gems), in_bag=per_seat("in_bag", gems),
         supply=read_int(doc["supply"], f"{path}.supply"),
-        poison_masks=per_seat("poisons", read_cards),
-        covered_masks=per_seat("covered", read_cards),
-        potion_masks=per_seat("potions", read_cards), void_suits=per_seat("void_suits", voids),
+        poison_masks=poisons, potion_masks=potions,
+        potion_on_masks=_read_covered(doc["covered"], f"{path}.covered", poisons, potions),
+        void_suits=per_seat("void_suits", voids),
         chest_deck=chest("chest_deck"), chest_discard=chest("chest_discard"),
         chest_centre=chest("chest_centre"),
         revealed=read_int(doc["revealed"], f"{path}.revealed", 0, 3),
         last_winner=seat_or_none("last_winner"), round_leader=seat_or_none("round_leader"),
         events=events, step=read_int(doc["step"], f"{path}.step", 0),
     )
+
+
+def _read_covered(value: object, path: str, poisons: tuple[int, ...],
+                  potions: tuple[int, ...]) -> tuple[int, ...]:
+    """Return the state's ``potion_on_masks`` from the ``covered`` field: per seat, an object
+    naming the potion lying on each covered poison card of the seat (POTION-6)."""
+    on = [0] * len(POTION_BITS)
+    for seat, item in enumerate(read_list(value, path, len(poisons))):
+        where = f"{path}[{seat}]"
+        if not isinstance(item, dict):
+            raise fail(where, f"expected an object (poison card: potion card), not"
+                              f" {kind_of(item)}")
+        for key, potion_text in item.items():
+            poison = read_card(key, f"{where}.{key}")
+            potion = read_card(potion_text, f"{where}.{key}")
+            if not poisons[seat] & poison.bit:
+                raise fail(f"{where}.{key}", f"{poison} is not a poison card in front of seat"
+                                             f" {seat}")
+            if potion.bit not in POTION_BITS:
+                raise fail(f"{where}.{key}", f"{potion} is not a potion card")
+            if not potions[seat] & potion.bit:
+                raise fail(f"{where}.{key}", f"{potion} is not a potion in front of seat {seat}")
+            k = POTION_BITS.index(potion.bit)
+            if on[k]:
+                raise fail(f"{where}.{key}", f"{potion} lies on another poison card too")
+            on[k] = poison.bit
+    return tuple(on)
 
 
 # -- public API ----------------------------------------------------------------------------------
@@ -679,25 +709,9 @@ def view_from_json(text: str | bytes | Doc) -> PlayerView:
     if [s.seat for s in view.seats] != list(range(n)):
         raise fail("view.seats", f"expected seats 0-{n - 1} in order")
     check_view_turn(view, doc)
-    _check_covers(view)
     check_event_seats(view.events, n, "view.events")
     _check_view(view)
     return view
-
-
-def _check_covers(view: PlayerView) -> None:
-    """Raise unless each poison's ``covered_by`` is the potion the package's convention puts on
-    it (:func:`~shock_rules._rules.state.covering_potions`): equality leaves it out, so the
-    comparison with a drawn state would not see a wrong one."""
-    for s in view.seats:
-        covered = sum(pc.card.bit for pc in s.poisons if pc.covered)
-        on = covering_potions(covered, sum(c.bit for c in s.potions))
-        for i, pc in enumerate(s.poisons):
-            if pc.covered_by != on.get(pc.card.index):
-                want = on.get(pc.card.index)
-                raise fail(f"view.seats[{s.seat}].poisons[{i}].covered_by",
-                           f"expected {'null' if want is None else repr(str(want))}, not "
-                           f"{'null' if pc.covered_by is None else repr(str(pc.covered_by))}")
 
 
 def _check_view(view: PlayerView) -> None:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from shock_rules import (
     ActionKind,
+    Card,
     GameConfig,
     GemsGained,
     Phase,
@@ -17,6 +18,7 @@ from shock_rules import (
     Status,
     TrickWon,
     Variant,
+    spectator_view,
 )
 from strategies import configs, game_steps
 
@@ -123,3 +125,60 @@ def test_shock_returns_the_gems_on_the_bag_and_keeps_those_in_it(
             for seat in range(config.players):
                 if prev.status[seat] is not Status.IN:
                     assert s.status[seat] is prev.status[seat]
+
+
+# The potion cards in card order, as the rulebook names them (K1), and the order in which a
+# seat's waiting potions are laid (POTION-6).
+_POTIONS = (Card.parse("5C"), Card.parse("7C"))
+
+
+def _cards(mask: int) -> list[Card]:
+    return [Card.from_index(i) for i in range(44) if mask >> i & 1]
+
+
+@pytest.mark.rule("POTION-6")
+@pytest.mark.rule("POTION-3")
+@pytest.mark.rule("POTION-4")
+@pytest.mark.parametrize("variant", VARIANTS)
+@game_settings()
+@given(data=st.data())
+def test_a_laid_potion_never_moves_and_potions_are_laid_in_card_order(
+    variant: Variant, data: st.DataObject
+) -> None:
+    config: GameConfig = data.draw(configs(variant=variant), label="config")
+    for step in game_steps(data, config):
+        s, prev = step.next, step.state
+        before = dict(zip(_POTIONS, prev.potion_on_masks, strict=True))
+        after = dict(zip(_POTIONS, s.potion_on_masks, strict=True))
+        if round_ended(s) and s.phase is not Phase.OVER:
+            # K26: the round's cards are cleared, and the placement with them.
+            assert not any(after.values())
+            continue
+        # POTION-6: a potion laid on a poison stays there.
+        for potion, on in before.items():
+            if on:
+                assert after[potion] == on, f"{potion} moved off {_cards(on)}"
+        laid = {potion: after[potion] for potion in _POTIONS
+                if after[potion] and not before[potion]}
+        covers = events_of(s.events, PoisonCovered)
+        assert {e.potion: e.card.bit for e in covers} == laid
+        if laid:
+            seat = covers[0].seat
+            held = s.potion_masks[seat]
+            waiting = [p for p in _POTIONS if held & p.bit and not before[p]]
+            # The first waiting potions in card order are the ones laid.
+            assert list(laid) == waiting[:len(laid)]
+            chosen = step.action.card
+            if step.action.kind is ActionKind.COVER and chosen is not None:
+                assert list(laid.values()) == [chosen.bit]
+            else:
+                # Laid without a choice: on every uncovered poison card, in card order.
+                covered = 0
+                for on in before.values():
+                    covered |= on
+                uncovered = s.poison_masks[seat] & ~covered
+                assert list(laid.values()) == [c.bit for c in _cards(uncovered)]
+        # Every view shows the placement recorded in the state (K34).
+        shown = {pc.covered_by: pc.card.bit for sv in spectator_view(s).seats
+                 for pc in sv.poisons if pc.covered_by is not None}
+        assert shown == {p: on for p, on in after.items() if on}

@@ -293,7 +293,8 @@ def test_one_potion_for_three_poison_cards_is_the_winners_choice_before_the_shoc
     assert state.status[2] is IN and events(state, sr.Shocked) == []
     # Covering 7D: bee 1, jellyfish 1, spider 0 + 1 = 1: no shock; the chest challenge follows.
     safe = run(state, "cover 7D")
-    assert events(safe, sr.PoisonCovered) == [sr.PoisonCovered(2, sr.Card.parse("7D"))]
+    assert events(safe, sr.PoisonCovered) == [
+        sr.PoisonCovered(2, sr.Card.parse("7D"), sr.Card.parse("5C"))]
     assert [safe.poison_count(2, p) for p in ("bee", "jellyfish", "spider")] == [1, 1, 1]
     assert (safe.phase, safe.actor, safe.status[2]) == (sr.Phase.CHEST, 2, IN)
     # Covering 7H instead leaves spider at 2: seat 2 is shocked, loses its 5 gems and opens no
@@ -336,7 +337,8 @@ def test_a_stored_potion_covers_a_poison_card_that_would_meet_a_chest_poison() -
     state = sr.apply(state, sr.Action.parse("play 7H"))
     state = run(state, "play 6S")
     assert events(state, sr.Shocked) == []
-    assert state.poisons(2) == (sr.PoisonCard(sr.Card.parse("7H"), "bee", True),)
+    assert state.poisons(2) == (
+        sr.PoisonCard(sr.Card.parse("7H"), "bee", True, sr.Card.parse("5C")),)
     assert state.poison_count(2, "bee") == 1 and state.stored_potions(2) == 0
     assert (state.phase, state.actor) == (sr.Phase.CHEST, 2)
 
@@ -583,7 +585,8 @@ def test_a_potion_alone_covers_an_older_poison_card_in_front_of_the_winner() -> 
     # Trick 2: seat 2 takes the potion 5C and no poison: the potion covers the 7H already in
     # front of it ("if you have a Poison Number Card in your play area, use it immediately").
     state = run(state, "play 2D; play 5C; play 2H; play 2S")
-    assert events(state, sr.PoisonCovered) == [sr.PoisonCovered(2, sr.Card.parse("7H"))]
+    assert events(state, sr.PoisonCovered) == [
+        sr.PoisonCovered(2, sr.Card.parse("7H"), sr.Card.parse("5C"))]
     assert state.poison_count(2, "bee") == 0 and state.stored_potions(2) == 0
 
 

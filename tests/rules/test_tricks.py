@@ -187,7 +187,7 @@ def test_a_trick_resolves_winner_gems_cards_potions_shock_then_chest() -> None:
     ]
     assert state.events[1] == sr.TrickWon(3, 1, sr.Card.parse("5C"), 1)
     assert state.events[2] == sr.PoisonTaken(3, sr.Card.parse("7H"), "bee")
-    assert state.events[4] == sr.PoisonCovered(3, sr.Card.parse("7H"))
+    assert state.events[4] == sr.PoisonCovered(3, sr.Card.parse("7H"), sr.Card.parse("5C"))
     assert (state.phase, sr.current_player(state)) == (sr.Phase.CHEST, sr.CHANCE)
     assert state.actor == 3
     # After the challenge, the winner leads the next trick.

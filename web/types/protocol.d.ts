@@ -71,6 +71,10 @@ export type Cards = Card[];
  */
 export type Status = "in" | "withdrawn" | "shocked";
 /**
+ * A potion card: 5C or 7C (K1).
+ */
+export type PotionCard = "5C" | "7C";
+/**
  * A suit: hearts, spades, diamonds or clubs.
  */
 export type Suit = "H" | "S" | "D" | "C";
@@ -424,9 +428,9 @@ export interface PoisonView {
    */
   covered: boolean;
   /**
-   * The potion card covering this poison, or null when it is uncovered. Which potion lies on which poison changes nothing in play; the package places them by one convention: the seat's covered poisons in card order carry its potions in card order (5C before 7C).
+   * The potion card lying on this poison, or null when it is uncovered. A potion laid on a poison stays there until the round's cards are cleared (POTION-6).
    */
-  covered_by: Card | null;
+  covered_by: PotionCard | null;
 }
 /**
  * An action on a number card, e.g. {"notation": "play 7H", "kind": "play", "card": "7H"}.
@@ -553,16 +557,16 @@ export interface LeaderChosen {
   step?: Step;
 }
 /**
- * A potion of the seat covered one of its poison number cards (K16); potion names the potion lying on it.
+ * A potion of the seat was laid on one of its poison number cards (K16), where it stays until the round's cards are cleared (POTION-6).
  */
 export interface PoisonCovered {
   event: "PoisonCovered";
   seat: Seat;
   card: Card;
   /**
-   * The potion lying on the poison once the step is done (the package's convention: covered poisons in card order carry the seat's potions in card order, 5C first); null in an event made by hand without it.
+   * The potion card laid on the poison card.
    */
-  potion: Card | null;
+  potion: Card;
   step?: Step;
 }
 /**
@@ -854,12 +858,12 @@ export interface StateDocument {
    */
   poisons: Cards[];
   /**
-   * Per seat, which of those poison cards a potion covers.
+   * Per seat, its covered poison cards, each with the potion card lying on it (POTION-6): {"7H": "7C"}. A potion of the seat named nowhere here is stored.
    *
    * @minItems 3
    * @maxItems 5
    */
-  covered: Cards[];
+  covered: CoveredPoisons[];
   /**
    * Per seat, potion cards in its play area (used or stored).
    *
@@ -903,6 +907,12 @@ export interface StateTrickCard {
   card: Card;
   face_up: boolean;
   gems: number;
+}
+/**
+ * A seat's covered poison cards, each with the potion lying on it.
+ */
+export interface CoveredPoisons {
+  [k: string]: PotionCard | undefined;
 }
 /**
  * How many of each chest card of the edition a pile holds, by chest card.

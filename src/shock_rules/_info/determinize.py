@@ -38,9 +38,9 @@ from .._rules.check import load_state, raw_field
 from .._rules.draft import from_fields
 from .._rules.edition import ChestCard
 from .._rules.events import CardDealt, CardPlayed, Event, RoundEndReason
-from .._rules.state import Play, State
+from .._rules.state import POTION_BITS, Play, State
 from .._rules.tables import Tables, tables_for
-from .view import HiddenCardDealt, HiddenCardPlayed, PlayerView, _view
+from .view import HiddenCardDealt, HiddenCardPlayed, PlayerView, SeatView, _view
 
 __all__ = ["determinize"]
 
@@ -283,9 +283,9 @@ def _check_events(view: PlayerView) -> None:
                 f"invalid view: its events[{i}] is not an event but {quoted(e, 60)}")
         for name, declared in fields:
             value = getattr(e, name)
-            kind = _EVENT_KINDS.get(declared.removesuffix(" | None"))
-            if kind is not None:  # "Card | None": PoisonCovered's potion (POTION-6)
-                ok = type(value) is kind or (value is None and declared.endswith(" | None"))
+            kind = _EVENT_KINDS.get(declared)
+            if kind is not None:
+                ok = type(value) is kind
             else:  # GameEnded's scores (a tuple) and winners (a frozenset) of integers
                 ok = type(value) is (tuple if declared.startswith("tuple") else frozenset) \
                     and all(type(v) is int for v in value)
@@ -331,6 +331,7 @@ def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
         check_view_ints(view)
         _check_seats(view)
         _check_events(view)
+        _check_covers(view)
     cfg = view.config
     t = tables_for(cfg)
     n = cfg.players
@@ -363,8 +364,8 @@ def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
         status=tuple(s.status for s in seats), on_bag=tuple(s.on_bag for s in seats),
         in_bag=tuple(s.in_bag for s in seats), supply=view.supply,
         poison_masks=tuple(mask_of(pc.card for pc in s.poisons) for s in seats),
-        covered_masks=tuple(mask_of(pc.card for pc in s.poisons if pc.covered) for s in seats),
         potion_masks=tuple(mask_of(s.potions) for s in seats),
+        potion_on_masks=_potion_on(seats),
         void_suits=tuple(s.void_mask for s in seats),
         chest_deck=_chest_counts(t, view.chest_deck),
         chest_discard=_chest_counts(t, view.chest_discard),
@@ -374,6 +375,42 @@ def _determinize(view: PlayerView, rng: random.Random, check: bool) -> State:
         step=view.step,
     )
     return load_state(**fields) if check else from_fields(fields)
+
+
+def _potion_on(seats: tuple[SeatView, ...]) -> tuple[int, ...]:
+    """Return the state's ``potion_on_masks``: the poison card each potion lies on, as the
+    seats' poisons say (``covered_by``, POTION-6)."""
+    on = [0] * len(POTION_BITS)
+    for s in seats:
+        for pc in s.poisons:
+            if pc.covered_by is not None:
+                on[POTION_BITS.index(pc.covered_by.bit)] = pc.card.bit
+    return tuple(on)
+
+
+def _check_covers(view: PlayerView) -> None:
+    """Raise :class:`InvalidStateError` unless each poison of the view is covered exactly when
+    a potion lies on it, that potion is one of its seat's, and lies on that poison only
+    (POTION-6; the state drawn is checked for the rest)."""
+    for s in view.seats:
+        for i, pc in enumerate(s.poisons):
+            where = f"its seats[{s.seat}].poisons[{i}]"
+            by = pc.covered_by
+            if pc.covered and by is None:
+                raise InvalidStateError(f"invalid view: {where} is covered, but covered_by names"
+                                        " no potion")
+            if by is not None and not pc.covered:
+                raise InvalidStateError(f"invalid view: {where}.covered_by is {by}, but the"
+                                        " poison is not covered")
+            if by is not None and by.bit not in POTION_BITS:
+                raise InvalidStateError(f"invalid view: {where}.covered_by: {by} is not a potion"
+                                        " card")
+            if by is not None and by not in s.potions:
+                raise InvalidStateError(f"invalid view: {where}.covered_by: {by} is not a potion"
+                                        f" in front of seat {s.seat}")
+            if by is not None and sum(p.covered_by == by for p in s.poisons) > 1:
+                raise InvalidStateError(f"invalid view: {where}.covered_by: {by} lies on"
+                                        " another poison card too")
 
 
 def _draw_groups(view: PlayerView, unseen: int, rng: random.Random) -> list[int]:

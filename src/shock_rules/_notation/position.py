@@ -19,8 +19,9 @@ A position is twelve fields separated by single spaces::
     the trump card, ``-`` before it is revealed.
 ``hands``, ``areas``, ``face_down``
     one entry per seat, separated by ``/``: the cards of the hand; the cards in front of the
-    seat (poison cards, ``*`` after a covered one, and potions); the cards it played face down
-    this round. Cards are written back to back (``2H10S7C``); ``-`` is an empty list.
+    seat (its poison cards, each covered one followed by the potion lying on it in brackets,
+    then its stored potions: ``7H(7C)7S`` or ``7S(5C)7C``, POTION-6); the cards it played face
+    down this round. Cards are written back to back (``2H10S7C``); ``-`` is an empty list.
 ``seats``
     per seat, separated by ``/``: ``i`` (in the round), ``w`` (withdrawn) or ``s`` (shocked),
     gems in the bag, ``+`` gems on the bag, then ``v`` and the suits it showed it lacks, if any.
@@ -64,7 +65,7 @@ from .._rules.cards import CARDS, Suit, cards_of, parse_card
 from .._rules.check import load_state
 from .._rules.config import GameConfig, Variant
 from .._rules.edition import ChestCard, Edition, parse_chest_card
-from .._rules.state import Phase, Play, State, Status, not_a_state
+from .._rules.state import POTION_BITS, Phase, Play, State, Status, not_a_state
 from .._rules.tables import Tables, tables_for
 
 __all__ = ["format_position", "parse_position"]
@@ -89,7 +90,7 @@ _FIELDS: Final = {
     "trump": re.compile(f"({_CARD}|-)"),
     "hands": re.compile(f"(?:{_CARD})+|-"),
     "seats": re.compile(r"([iws])(0|[1-9][0-9]{0,5})\+(0|[1-9][0-9]{0,5})(?:v([HSDC]{1,4}))?"),
-    "areas": re.compile(rf"(?:{_CARD}\*?)+|-"),
+    "areas": re.compile(rf"(?:{_CARD}(?:\({_CARD}\))?)+|-"),
     "face_down": re.compile(f"(?:{_CARD})+|-"),
     "trick": re.compile(f"(?:_?{_CARD})+|-"),
     "discard": re.compile(f"(?:{_CARD})+|-"),
@@ -124,9 +125,14 @@ def format_position(state: State) -> str:
         voids = "".join(s.letter for s in Suit if state.void_suits[seat] >> s & 1)
         seats.append(f"{_STATUS_LETTERS[state.status[seat]]}{state.in_bag[seat]}"
                      f"+{state.on_bag[seat]}{'v' + voids if voids else ''}")
-        covered = state.covered_masks[seat]
-        area = "".join(f"{c}{'*' if covered & c.bit else ''}"
-                       for c in cards_of(state.poison_masks[seat] | state.potion_masks[seat]))
+        laid = 0
+        area = ""
+        for pc in state.poisons(seat):
+            area += str(pc.card)
+            if pc.covered_by is not None:
+                area += f"({pc.covered_by})"
+                laid |= pc.covered_by.bit
+        area += "".join(str(c) for c in cards_of(state.potion_masks[seat] & ~laid))
         areas.append(area or "-")
 
     def chest(counts: tuple[int, ...]) -> str:
@@ -225,7 +231,7 @@ def parse_position(text: str, config: GameConfig | None = None) -> State:
     face_down = tuple(_mask(h, f"seat {i}'s face-down cards")
                       for i, h in enumerate(seat_fields["face_down"]))
     status, in_bag, on_bag, voids = _seat_states(seat_fields["seats"])
-    poisons, covered, potions = _play_areas(seat_fields["areas"], t)
+    poisons, potions, potion_on = _play_areas(seat_fields["areas"], t)
     leader = leaders[0]
     trick = _trick(trick_text, leader, n, t)
     chest_discard = _chest_counts(chest_m.group(1), t.chest_index, "chest discard")
@@ -242,7 +248,7 @@ def parse_position(text: str, config: GameConfig | None = None) -> State:
         hand_masks=hands, pool_mask=t.deck & ~placed, trump_index=trump, discard_mask=discard,
         face_down_masks=face_down, status=tuple(status), on_bag=tuple(on_bag),
         in_bag=tuple(in_bag), supply=t.supply - trick_gems - sum(on_bag) - sum(in_bag),
-        poison_masks=tuple(poisons), covered_masks=tuple(covered), potion_masks=tuple(potions),
+        poison_masks=tuple(poisons), potion_masks=tuple(potions), potion_on_masks=potion_on,
         void_suits=tuple(voids), chest_deck=chest_deck, chest_discard=chest_discard,
         chest_centre=chest_centre, revealed=int(chest_m.group(3)), last_winner=leaders[2],
         round_leader=leaders[1], events=(),
@@ -271,6 +277,11 @@ def _seat_fields(raw: Mapping[str, str], n: int) -> dict[str, list[str]]:
                 f"invalid position: the {name} field has {len(items)} entries, not one per seat"
                 f" ({n})")
         for item in items:
+            if name == "areas" and "*" in item:
+                raise InvalidNotationError(
+                    f"invalid position: malformed areas field {quoted(item)}: a covered poison"
+                    " card is followed by the potion lying on it, as 7H(5C) (POTION-6); the '*'"
+                    " of older positions named no potion")
             _match(name, item)
         seat_fields[name] = items
     return seat_fields
@@ -297,14 +308,27 @@ def _seat_states(items: list[str]) -> tuple[list[Status], list[int], list[int], 
     return status, in_bag, on_bag, voids
 
 
-def _play_areas(items: list[str], t: Tables) -> tuple[list[int], list[int], list[int]]:
-    """Return the poison, covered and potion masks of the areas field, one each per seat."""
+def _play_areas(items: list[str], t: Tables) -> tuple[list[int], list[int], tuple[int, ...]]:
+    """Return the poison and potion masks of the areas field, one each per seat, and the
+    poison card each potion lies on (``potion_on_masks``)."""
     poisons: list[int] = []
-    covered: list[int] = []
     potions: list[int] = []
+    on = [0] * len(POTION_BITS)
     for i, item in enumerate(items):
-        area = _mask(item.replace("*", ""), f"seat {i}'s play area")
-        cov = _mask("".join(re.findall(rf"({_CARD})\*", item)), f"seat {i}'s play area")
+        where = f"seat {i}'s play area"
+        # The cards outside brackets, in card order; then the potions in brackets.
+        area = _mask(re.sub(rf"\({_CARD}\)", "", item), where)
+        laid = 0
+        for poison, potion in re.findall(rf"({_CARD})\(({_CARD})\)", item):
+            card, on_it = parse_card(poison), parse_card(potion)
+            if not card.bit & t.poison_cards or on_it.bit not in POTION_BITS:
+                raise InvalidStateError(f"invalid position: in {where}, {on_it} lies on {card}:"
+                                        " only a potion lies on a poison card")
+            if (area | laid) & on_it.bit:
+                raise InvalidStateError(f"invalid position: {on_it} is listed twice in {where}")
+            laid |= on_it.bit
+            on[POTION_BITS.index(on_it.bit)] = card.bit
+        area |= laid
         # Only poison cards and potions are ever placed in front of a seat.
         if area & ~(t.poison_cards | t.potion_cards):
             bad = cards_of(area & ~(t.poison_cards | t.potion_cards))[0]
@@ -312,8 +336,7 @@ def _play_areas(items: list[str], t: Tables) -> tuple[list[int], list[int], list
                 f"invalid position: {bad} in front of seat {i} is neither a poison nor a potion")
         poisons.append(area & t.poison_cards)
         potions.append(area & t.potion_cards)
-        covered.append(cov)
-    return poisons, covered, potions
+    return poisons, potions, tuple(on)
 
 
 def _trick(text: str, leader: int, n: int, t: Tables) -> list[Play]:

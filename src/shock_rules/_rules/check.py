@@ -9,6 +9,8 @@ trick number, and call a trick *finished* once it is resolved (or abandoned).
 
 1. *Shape*: field types and ranges; every number card in play is in exactly one place
    (a hand, the dungeon deck, the trump card, the trick, the discard pile, a play area);
+   each potion lies on nothing or on one poison card of the seat holding it, never two
+   potions on one poison (POTION-6);
    every chest card in exactly one of deck, discard pile and centre, gem cards never in
    the centre and poison cards never in the discard pile; the gems of the supply, the
    trick and the bags add up to the edition's supply; gems on a trick card match its icons
@@ -40,7 +42,10 @@ trick number, and call a trick *finished* once it is resolved (or abandoned).
    trick began with at least two seats in the round (ROUND-3) and is led by the first of
    them clockwise from the last winner (LEAD-1); the seats holding poison or potion cards
    each won a trick, so there are at most ``w`` of them; no gems are on a bag before a
-   trick is won; in round 1 only a withdrawn seat has gems in its bag.
+   trick is won; in round 1 only a withdrawn seat has gems in its bag. A seat's potions are
+   laid as one trick lays them (POTION-6: in card order, on the poisons in card order or,
+   with fewer potions than poisons, on the poisons it chose), or else the seat won two
+   tricks: so it needs two won tricks, and two face-up plays, for such a placement.
 7. *Poisons and potions* (K15-K17): nobody in the round has a poison count of 2 but the
    winner choosing a cover; no seat keeps a potion beside an uncovered poison card but that
    winner, who has fewer potions than uncovered poison cards.
@@ -62,12 +67,13 @@ the undealt cards. In the current round the face-down cards are attributed to th
 seats, and each seat's face-down plays are the last ones of its round (4), which fixes
 for every finished trick who played face up; the face-up cards of the discard pile are
 anonymous, so they can be dealt to those seats and ordered into tricks, a trick won by a
-seat of (6) taking the poison and potion cards of that seat's play area, and the
-last-won trick by the last winner; the conditions on suits (5) give each recorded void a
-trick to show it in. The chest cards revealed are spread over the finished challenges
-within the bounds of (8). Which seat's earlier plays were face up, who won which trick
-and which card they held are not recorded anywhere else, so no further fact can
-contradict this history.
+seat of (6) taking the poison and potion cards of that seat's play area (two tricks when
+one would lay its potions otherwise than they lie: the first takes a laid potion with the
+poison it lies on), and the last-won trick by the last winner; the conditions on suits
+(5) give each recorded void a trick to show it in. The chest cards revealed are spread
+over the finished challenges within the bounds of (8). Which seat's earlier plays were
+face up, who won which trick and which card they held are not recorded anywhere else, so
+no further fact can contradict this history.
 
 What is *not* decided exactly, by a referee's decision: the amount of each seat's gems
 (on and in its bag) beyond the conservation of the supply (1) and the bounds of (6) --
@@ -86,11 +92,12 @@ from typing import Any, Final
 
 from .._errors import InvalidStateError, quoted
 from . import state as _state
+from .bits import iter_bits
 from .cards import CARDS, Card, Suit
 from .config import ROUNDS, GameConfig, Variant
 from .events import Event
 from .round import deal_target
-from .state import Phase, Play, State, Status
+from .state import POTION_BITS, Phase, Play, State, Status, covered_mask
 from .tables import Tables, tables_for
 
 __all__ = ["check_state", "load_state"]
@@ -131,7 +138,7 @@ def check_state(state: object) -> None:
 # Typed as tuples of any length, so that the compiled build keeps one tuple object each
 # (see engine._PHASE_KINDS).
 _PER_SEAT: Final[tuple[str, ...]] = ("hand_masks", "face_down_masks", "status", "on_bag", "in_bag",
-                    "poison_masks", "covered_masks", "potion_masks", "void_suits")
+                    "poison_masks", "potion_masks", "void_suits")
 _INT: Final = frozenset({int})
 #: The State fields that hold one integer each.
 _STATE_INTS: Final[tuple[str, ...]] = (
@@ -221,14 +228,17 @@ def _check_types(state: State) -> Tables:
         if type(value) is not tuple or len(value) != n:
             raise _fail(f"{name} must hold one entry per seat ({n})")
     if {*map(type, state.hand_masks + state.face_down_masks + state.on_bag + state.in_bag
-             + state.poison_masks + state.covered_masks + state.potion_masks
-             + state.void_suits)} != _INT:
+             + state.poison_masks + state.potion_masks + state.void_suits)} != _INT:
         raise _fail("the per-seat fields must hold integers")
+    potion_on = state.potion_on_masks
+    if type(potion_on) is not tuple or len(potion_on) != len(POTION_BITS) or (
+            {*map(type, potion_on)} != _INT):
+        raise _fail(f"potion_on_masks must hold an integer per potion card ({len(POTION_BITS)})")
     if {type(raw_field(state, name)) for name in _STATE_INTS} != _INT:
         raise _fail("the round, trick, seats, masks, supply, chest count and step must be integers")
     if not _small(state.hand_masks + state.face_down_masks + state.on_bag + state.in_bag
-                  + state.poison_masks + state.covered_masks + state.potion_masks
-                  + state.void_suits + tuple(getattr(state, name) for name in _STATE_INTS)):
+                  + state.poison_masks + state.potion_masks + state.void_suits + potion_on
+                  + tuple(getattr(state, name) for name in _STATE_INTS)):
         raise _fail("a number is far out of range (no field of a game comes near 2**64)")
     trick = state.trick
     if type(trick) is not tuple or not all(
@@ -309,7 +319,7 @@ def _check_places(state: State, t: Tables) -> int:
 
 def _check_play_areas(state: State, t: Tables, trick_mask: int) -> None:
     """Shape (1) and face-down cards (4): face-down cards are played cards of one seat each;
-    play areas hold poison and potion cards, each covered poison card with its potion."""
+    play areas hold poison and potion cards, and the potions lie on their seats' poisons."""
     fd_all = 0
     on_table = state.discard_mask | trick_mask
     for seat in range(t.players):
@@ -324,11 +334,64 @@ def _check_play_areas(state: State, t: Tables, trick_mask: int) -> None:
             raise _fail(f"seat {seat} has a non-poison card among its poison cards")
         if potions & ~t.potion_cards:
             raise _fail(f"seat {seat} has a non-potion card among its potion cards")
-        cov = state.covered_masks[seat]
-        if cov & ~poisons:
-            raise _fail(f"seat {seat} has a covered card that is not its poison card")
-        if cov.bit_count() > potions.bit_count():
-            raise _fail(f"seat {seat} has more covered poison cards than potions")
+    _check_potion_places(state, t)
+
+
+def _check_potion_places(state: State, t: Tables) -> None:
+    """Shape (1): each potion lies on nothing or on one poison card, no two potions on one,
+    and a potion lies only on a poison card in front of the seat that holds it (K16,
+    POTION-6)."""
+    taken = 0
+    for k, on in enumerate(state.potion_on_masks):
+        potion = CARDS[POTION_BITS[k].bit_length() - 1]
+        if on < 0 or on & (on - 1):
+            raise _fail(f"the potion {potion} lies on several cards (potion_on_masks[{k}])")
+        if on and not on & t.poison_cards:
+            i = on.bit_length() - 1
+            raise _fail(f"the potion {potion} lies on {CARDS[i] if i < len(CARDS) else 'no card'},"
+                        " which is not a poison card")
+        if on & taken:
+            raise _fail(f"two potions lie on the poison card {CARDS[on.bit_length() - 1]}")
+        taken |= on
+    for k, on in enumerate(state.potion_on_masks):
+        if not on:
+            continue
+        potion = CARDS[POTION_BITS[k].bit_length() - 1]
+        card = CARDS[on.bit_length() - 1]
+        owner = next((s for s in range(t.players) if state.potion_masks[s] & POTION_BITS[k]),
+                     -1)
+        if owner < 0:
+            raise _fail(f"the potion {potion} lies on {card}, but no seat has {potion} in"
+                        " front of it")
+        if not state.poison_masks[owner] & on:
+            raise _fail(f"seat {owner}'s potion {potion} lies on {card}, which is not a"
+                        f" poison card in front of seat {owner}")
+
+
+def tricks_needed(state: State, seat: int) -> int:
+    """Winners (6) and potions (7): return how many won tricks the seat's play area needs:
+    none when it is empty; one when a single trick lays its potions as they lie; else two
+    (one trick lays a potion, a later one brings the rest).
+
+    A single trick lays the potions in card order (POTION-6): on the poisons in card order
+    when there are at least as many potions (POTION-3), else each on the poison the seat
+    chooses (POTION-4), the later ones waiting while it chooses.
+    """
+    poisons = state.poison_masks[seat]
+    held = state.potion_masks[seat]
+    if not poisons | held:
+        return 0
+    on = [m for bit, m in zip(POTION_BITS, state.potion_on_masks, strict=True) if held & bit]
+    laid = sum(1 for m in on if m)
+    choosing = state.phase is Phase.COVER and seat == state.actor
+    if laid < min(len(on), poisons.bit_count()) and not choosing:
+        return 1  # a potion waits beside an uncovered poison: condition 7 refuses it (K16)
+    if len(on) >= poisons.bit_count():
+        in_order = [1 << i for i in iter_bits(poisons)]
+        one = on == in_order + [0] * (len(on) - len(in_order))
+    else:
+        one = all(on[:laid]) and not any(on[laid:])
+    return 1 if one else 2
 
 
 def _check_chest_cards(state: State, t: Tables) -> list[int]:
@@ -384,12 +447,13 @@ def _check_gems(state: State, t: Tables) -> None:
 def _check_poison_counts(state: State, t: Tables, centre: list[int]) -> None:
     """Poisons (7): nobody in the round has a poison count of 2 but a winner choosing a cover
     (K17)."""
+    covered = covered_mask(state.potion_on_masks)
     for seat in range(t.players):
         if state.status[seat] is not Status.IN:
             continue
         if state.phase is Phase.COVER and seat == state.actor:
             continue
-        uncovered = state.poison_masks[seat] & ~state.covered_masks[seat]
+        uncovered = state.poison_masks[seat] & ~covered
         for mask, in_centre in zip(t.type_masks, centre, strict=True):
             count = (uncovered & mask).bit_count() + in_centre
             if count >= 2:
@@ -507,7 +571,7 @@ def _check_round(state: State, t: Tables, in_round: list[int], trick_mask: int) 
     for p in state.trick:
         card_in_trick[p.seat] = p.card.bit
     done = _finished_plays(state, t, hands, card_in_trick)
-    areas, winners = _check_played(state, t, done)
+    areas, needed = _check_played(state, t, done)
     up, began = _check_statuses(state, t, done, card_in_trick, trick_mask)
     faceup_now, shown_now = _check_trick(state, n)
     fd_all = 0
@@ -516,7 +580,7 @@ def _check_round(state: State, t: Tables, in_round: list[int], trick_mask: int) 
     # K9: a void is shown by a face-up play off the lead suit: in a finished trick, or now.
     _check_voids(state, t, up, shown_now, (state.discard_mask & ~fd_all) | areas | faceup_now)
     won = _tricks_won(state, t, hands, done, up, began, in_round)
-    _check_winners(state, t, won, winners, up)
+    _check_winners(state, t, won, needed, up)
     _check_leader(state, t, won, began)
     # Gems: nothing reaches a bag before a trick is won (TRICK-7, CHEST-2).
     if won == 0 and any(state.on_bag):
@@ -562,13 +626,12 @@ def _finished_plays(state: State, t: Tables, hands: list[int],
 def _check_played(state: State, t: Tables, done: list[int]) -> tuple[int, int]:
     """Cards played (3): the discard pile and the play areas hold the finished tricks' cards,
     poison and potion cards there only face down (TRICK-8); return the play areas' cards and
-    how many seats have any."""
+    how many won tricks they need (:func:`tricks_needed`)."""
     areas = 0
     winners = 0
     for seat in range(t.players):
-        area = state.poison_masks[seat] | state.potion_masks[seat]
-        areas |= area
-        winners += area != 0
+        areas |= state.poison_masks[seat] | state.potion_masks[seat]
+        winners += tricks_needed(state, seat)
     discard = state.discard_mask
     played = discard.bit_count() + areas.bit_count()
     if played != sum(done):
@@ -715,9 +778,10 @@ def _check_abandoned(state: State, t: Tables, hands: list[int], done: list[int],
                         f" trick {k} but was in the round (WITHDRAW-5)")
 
 
-def _check_winners(state: State, t: Tables, won: int, winners: int, up: list[int]) -> None:
+def _check_winners(state: State, t: Tables, won: int, needed: int, up: list[int]) -> None:
     """Winners (6): the last winner played face up in the last won trick (TRICK-4); only
-    winners hold poison and potion cards (TRICK-8)."""
+    winners hold poison and potion cards (TRICK-8), in as many tricks as their potions'
+    placement needs (POTION-6)."""
     lw = state.last_winner
     if won == 0:
         if lw != -1:
@@ -725,11 +789,16 @@ def _check_winners(state: State, t: Tables, won: int, winners: int, up: list[int
     elif lw < 0 or up[lw] != won:
         raise _fail(f"the winner of trick {won} must have played face up in it, and seat {lw}"
                     " did not (TRICK-4)")
-    if winners > won:
-        raise _fail(f"{winners} seats hold poison or potion cards won in {won} tricks (TRICK-8)")
+    if needed > won:
+        raise _fail(f"the poison and potion cards in front of the seats need {needed} won"
+                    f" tricks, more than the {won} won (TRICK-8, POTION-6)")
     for seat in range(t.players):
-        if (state.poison_masks[seat] | state.potion_masks[seat]) and not up[seat]:
-            raise _fail(f"seat {seat} holds poison or potion cards but won no trick (TRICK-8)")
+        need = tricks_needed(state, seat)
+        if need > up[seat]:
+            raise _fail(f"seat {seat} holds poison or potion cards but won no trick (TRICK-8)"
+                        if need == 1 else
+                        f"seat {seat}'s potions lie as no single trick lays them (POTION-6),"
+                        f" but it played face up in {up[seat]} finished trick only")
 
 
 def _check_leader(state: State, t: Tables, won: int, began: list[int]) -> None:
@@ -759,15 +828,17 @@ def _check_shocks(state: State, t: Tables) -> int:
     area has not changed since (SHOCK-1, SHOCK-2); potions are applied at once (K16, POTION-3).
     Return how many shocked seats keep an uncovered poison card."""
     centre = t.centre_poisons(state.chest_centre)
+    covered = covered_mask(state.potion_on_masks)
     self_shocks = 0
     for seat in range(t.players):
-        uncovered = state.poison_masks[seat] & ~state.covered_masks[seat]
+        uncovered = state.poison_masks[seat] & ~covered
         if state.status[seat] is Status.SHOCKED:
             if max(t.poison_counts(uncovered, centre)) < 2:
                 raise _fail(f"seat {seat} is shocked, but no poison count of it reaches 2"
                             " (SHOCK-1, SHOCK-2)")
             self_shocks += uncovered != 0
-        stored = state.potion_masks[seat].bit_count() - state.covered_masks[seat].bit_count()
+        stored = state.potion_masks[seat].bit_count() - (
+            state.poison_masks[seat] & covered).bit_count()
         if stored and uncovered and not (state.phase is Phase.COVER and seat == state.actor):
             raise _fail(f"seat {seat} keeps a potion beside an uncovered poison card (K16)")
     return self_shocks
@@ -806,8 +877,9 @@ def _check_winner_acts(state: State, t: Tables) -> None:
     if ph is Phase.COVER:
         if state.revealed:
             raise _fail("potions are applied before the chest challenge")
-        stored = state.potion_masks[actor].bit_count() - state.covered_masks[actor].bit_count()
-        uncovered = state.poison_masks[actor] & ~state.covered_masks[actor]
+        covered = state.poison_masks[actor] & covered_mask(state.potion_on_masks)
+        stored = state.potion_masks[actor].bit_count() - covered.bit_count()
+        uncovered = state.poison_masks[actor] & ~covered
         if not 0 < stored < uncovered.bit_count():
             raise _fail("a cover choice is asked only with fewer potions than poison cards")
     elif ph is Phase.CHEST and (state.revealed >= 3 or not any(state.chest_deck)):

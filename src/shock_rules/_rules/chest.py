@@ -8,7 +8,7 @@ from .bits import put
 from .draft import Work, shared
 from .events import ChestRevealed, ChestStopped, GemsGained
 from .round import finish_trick
-from .state import Phase, Status
+from .state import Phase, Status, covered_mask
 
 _IN: Final = Status.IN
 _CHOICE: Final = Phase.CHEST_CHOICE
@@ -66,8 +66,9 @@ def reveal(w: Work, kind: int) -> None:
         # included; all whose count reaches 2 are shocked at once.
         w.chest_centre = put(w.chest_centre, kind, w.chest_centre[kind] + 1)
         centre = t.centre_poisons(w.chest_centre)
+        covered = covered_mask(w.potion_on_masks)
         shocked = [s for s in w.in_round() if t.poison_counts(
-            w.poison_masks[s] & ~w.covered_masks[s], centre)[ptype] >= 2]
+            w.poison_masks[s] & ~covered, centre)[ptype] >= 2]
         for s in shocked:
             w.shock(s, ptype)
     if revealed < MAX_REVEALS and w.status[seat] is _IN and any(deck):

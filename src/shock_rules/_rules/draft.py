@@ -19,7 +19,7 @@ from typing import Any, Final, TypeVar
 from .bits import put
 from .config import GameConfig
 from .events import Event, Shocked
-from .state import NATIVE, Phase, Play, State, Status
+from .state import NATIVE, Phase, Play, State, Status, covered_mask
 from .tables import Tables
 
 _E = TypeVar("_E", bound=Event)
@@ -96,8 +96,8 @@ class Work:
     in_bag: tuple[int, ...]
     supply: int
     poison_masks: tuple[int, ...]
-    covered_masks: tuple[int, ...]
     potion_masks: tuple[int, ...]
+    potion_on_masks: tuple[int, ...]
     void_suits: tuple[int, ...]
     chest_deck: tuple[int, ...]
     chest_discard: tuple[int, ...]
@@ -130,8 +130,8 @@ class Work:
         self.in_bag = state.in_bag
         self.supply = state.supply
         self.poison_masks = state.poison_masks
-        self.covered_masks = state.covered_masks
         self.potion_masks = state.potion_masks
+        self.potion_on_masks = state.potion_on_masks
         self.void_suits = state.void_suits
         self.chest_deck = state.chest_deck
         self.chest_discard = state.chest_discard
@@ -157,7 +157,7 @@ class Work:
                 trump_index=self.trump_index, discard_mask=self.discard_mask,
                 face_down_masks=self.face_down_masks, status=self.status, on_bag=self.on_bag,
                 in_bag=self.in_bag, supply=self.supply, poison_masks=self.poison_masks,
-                covered_masks=self.covered_masks, potion_masks=self.potion_masks,
+                potion_masks=self.potion_masks, potion_on_masks=self.potion_on_masks,
                 void_suits=self.void_suits, chest_deck=self.chest_deck,
                 chest_discard=self.chest_discard, chest_centre=self.chest_centre,
                 revealed=self.revealed, last_winner=self.last_winner,
@@ -178,7 +178,8 @@ class Work:
 
     def shock_type(self, seat: int) -> int:
         """Return the first poison type whose count (K15) reaches 2 for ``seat``, or -1."""
-        uncovered = self.poison_masks[seat] & ~self.covered_masks[seat]
+        poisons = self.poison_masks[seat]
+        uncovered = poisons & ~covered_mask(self.potion_on_masks) if poisons else 0
         if not uncovered and not any(self.chest_centre):
             return -1  # nothing counts, so no count reaches 2 (after most tricks)
         t = self.tables

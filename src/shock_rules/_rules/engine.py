@@ -48,11 +48,13 @@ from .round import next_deal_target
 from .state import (
     CHANCE,
     CHANCE_PHASES,
+    POTION_BITS,
     ChanceMarker,
     Phase,
     Play,
     State,
     Status,
+    covered_mask,
     lead_suit,
     not_a_state,
 )
@@ -162,9 +164,10 @@ def new_game(config: GameConfig | None = None) -> State:
         config=config, tables=t, phase=Phase.DEAL, round=1, trick_number=1, leader=leader,
         actor=0, trick=(), hand_masks=zeros, pool_mask=t.deck, trump_index=-1, discard_mask=0,
         face_down_masks=zeros, status=(Status.IN,) * n, on_bag=zeros, in_bag=zeros,
-        supply=t.supply, poison_masks=zeros, covered_masks=zeros, potion_masks=zeros,
-        void_suits=zeros, chest_deck=t.chest_counts, chest_discard=(0,) * kinds,
-        chest_centre=(0,) * kinds, revealed=0, last_winner=-1, round_leader=leader,
+        supply=t.supply, poison_masks=zeros, potion_masks=zeros,
+        potion_on_masks=(0,) * len(POTION_BITS), void_suits=zeros, chest_deck=t.chest_counts,
+        chest_discard=(0,) * kinds, chest_centre=(0,) * kinds, revealed=0, last_winner=-1,
+        round_leader=leader,
         events=(RoundStarted(1, leader),),
     )
 
@@ -367,7 +370,7 @@ def _options(state: State, phase: Phase) -> tuple[int, int, int]:
     if phase is _COVER:
         seat = state.actor
         # K16: a potion covers one of the seat's poison cards not yet covered.
-        return state.poison_masks[seat] & ~state.covered_masks[seat], 0, 0
+        return state.poison_masks[seat] & ~covered_mask(state.potion_on_masks), 0, 0
     if phase is _LEADER:
         return (1 << state.config.players) - 1, 0, 0  # K5: any seat
     return 0, 0, 0  # OVER

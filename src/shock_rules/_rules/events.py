@@ -137,16 +137,12 @@ class PotionTaken(Event):
 
 @attrs.frozen
 class PoisonCovered(Event):
-    """A potion of the seat covered one of its poison number cards (K16).
-
-    ``potion`` is the potion lying on ``card`` once the step is done, by the package's
-    convention for placing potions (see :class:`~shock_rules.PoisonCard`); like the placement it
-    changes nothing in play, so equality leaves it out.
-    """
+    """The potion ``potion`` of the seat was laid on its poison number card ``card`` (K16),
+    where it stays until the round's cards are cleared (POTION-6)."""
 
     seat: int
     card: Card
-    potion: Card | None = attrs.field(default=None, eq=False)
+    potion: Card
 
 
 @attrs.frozen

@@ -112,7 +112,8 @@ def start_next_round(w: Work) -> None:
     no_chest = (0,) * len(t.chest_counts)
     w.chest_deck, w.chest_discard, w.chest_centre = t.chest_counts, no_chest, no_chest
     w.trump_index, w.discard_mask, w.face_down_masks = -1, 0, zeros
-    w.poison_masks = w.covered_masks = w.potion_masks = w.void_suits = zeros
+    w.poison_masks = w.potion_masks = w.void_suits = zeros
+    w.potion_on_masks = (0,) * len(w.potion_on_masks)  # POTION-6: laid until cleared here
     w.status, w.trick, w.trick_number = (Status.IN,) * t.players, (), 1
     w.revealed, w.last_winner = 0, -1
     w.round += 1

@@ -20,15 +20,14 @@ from .. import _pictures
 from .._errors import InvalidArgumentError, InvalidStateError, check_seat, quoted
 from .._shared import CHANCE as _CHANCE
 from .._shared import ChanceMarker
-from .bits import iter_bits
 from .cards import CARDS, Card, Suit, cards_of
 from .config import GameConfig
-from .edition import ChestCard
+from .edition import POTIONS, ChestCard
 from .events import Event
 from .tables import Tables
 
-__all__ = ["CHANCE", "ChanceMarker", "Phase", "Play", "PoisonCard", "State", "Status",
-           "covering_potions", "lead_seat", "lead_suit", "not_a_state", "poison_counts",
+__all__ = ["CHANCE", "POTION_BITS", "ChanceMarker", "Phase", "Play", "PoisonCard", "State",
+           "Status", "covered_mask", "lead_seat", "lead_suit", "not_a_state", "poison_counts",
            "unchecked_replace"]
 
 
@@ -86,32 +85,36 @@ class Play:
 class PoisonCard:
     """A poison number card in front of a seat, whether a potion covers it, and which one.
 
-    Which potion lies on which poison is public (K34) but changes nothing in play: the two
-    potions are alike (K16). The state keeps only which poisons are covered, and the package
-    places the potions by one convention (:func:`covering_potions`): the seat's covered poisons,
-    in card order, carry its potions in card order, 5C before 7C; the others are stored. So
-    ``covered_by`` is left out of equality and hashing, like a picture of the same position.
+    Which potion lies on which poison is recorded in the state and public (K34, POTION-6): a
+    potion laid on a poison stays there until the round's cards are cleared. So
+    ``covered_by`` is part of the card's value, in equality and hashing like its other fields.
     """
 
     card: Card
     poison: str
     covered: bool
-    #: The potion card covering it (``None`` when uncovered).
-    covered_by: Card | None = attrs.field(default=None, eq=False)
+    #: The potion card lying on it (``None`` when uncovered).
+    covered_by: Card | None = None
 
 
-def covering_potions(covered_mask: int, potion_mask: int) -> dict[int, Card]:
-    """Return the potion covering each covered poison, by the poison's card index (K16).
+#: The bit of each potion card, in card order (5C, 7C; K1): the order of
+#: :attr:`State.potion_on_masks`.
+POTION_BITS: Final[tuple[int, ...]] = tuple(c.bit for c in POTIONS)
 
-    The convention of :class:`PoisonCard`: covered poisons in card order take the seat's potions
-    in card order (5C first). A seat always has at least as many potions as covered poisons.
+
+def covered_mask(potion_on_masks: tuple[int, ...]) -> int:
+    """Return the mask of the poison cards that some potion lies on (K16, POTION-6): the union
+    of ``potion_on_masks`` (a poison card is in one play area, so a seat's covered cards are
+    its poison cards within this mask).
 
     >>> from shock_rules import Card
-    >>> on = covering_potions(Card.parse("7S").bit, Card.parse("5C").bit | Card.parse("7C").bit)
-    >>> on == {Card.parse("7S").index: Card.parse("5C")}
+    >>> covered_mask((Card.parse("7S").bit, 0)) == Card.parse("7S").bit
     True
     """
-    return dict(zip(iter_bits(covered_mask), cards_of(potion_mask), strict=False))
+    mask = 0
+    for on in potion_on_masks:
+        mask |= on
+    return mask
 
 
 # The state is one class for both builds. The compiled build makes it a native class: its
@@ -164,8 +167,8 @@ class State:
         in_bag: tuple[int, ...],
         supply: int,
         poison_masks: tuple[int, ...],
-        covered_masks: tuple[int, ...],
         potion_masks: tuple[int, ...],
+        potion_on_masks: tuple[int, ...],
         void_suits: tuple[int, ...],
         chest_deck: tuple[int, ...],
         chest_discard: tuple[int, ...],
@@ -214,10 +217,12 @@ class State:
         self.supply: Final = supply
         #: Per seat, poison number cards in its play area.
         self.poison_masks: Final = poison_masks
-        #: Per seat, which of those poison cards a potion covers.
-        self.covered_masks: Final = covered_masks
-        #: Per seat, potion cards in its play area (used or stored).
+        #: Per seat, potion cards in its play area (laid on a poison or stored).
         self.potion_masks: Final = potion_masks
+        #: Per potion card, in card order (5C, 7C: :data:`POTION_BITS`), the bit of the poison
+        #: card it lies on, or 0 while it lies on none (stored, or not taken this round). A
+        #: potion is laid once and stays until the round's cards are cleared (POTION-6).
+        self.potion_on_masks: Final = potion_on_masks
         #: Per seat, suits it showed it lacks this round (did not follow suit).
         self.void_suits: Final = void_suits
         #: Chest cards still in the chest deck, counted per kind of ``tables.chest_cards``.
@@ -341,25 +346,34 @@ class State:
         """Return the seats still in the round."""
         return tuple(i for i, s in enumerate(self.status) if s is Status.IN)
 
+    @property
+    def covered_masks(self) -> tuple[int, ...]:
+        """Per seat, which of its poison cards a potion covers (derived from
+        :attr:`potion_on_masks`)."""
+        covered = covered_mask(self.potion_on_masks)
+        return tuple([m & covered for m in self.poison_masks])
+
     def poisons(self, seat: int) -> tuple[PoisonCard, ...]:
-        """Return the poison number cards in front of a seat, covered or not."""
+        """Return the poison number cards in front of a seat, covered or not, each with the
+        potion lying on it (POTION-6)."""
         ed = self.config.edition
         seat = check_seat(seat, self.config.players)
-        covered = self.covered_masks[seat]
-        on = covering_potions(covered, self.potion_masks[seat])
-        return tuple(
-            PoisonCard(c, ed.poison_type(c) or "", bool(covered & c.bit), on.get(c.index))
-            for c in cards_of(self.poison_masks[seat])
-        )
+        on = self.potion_on_masks
+        out = []
+        for c in cards_of(self.poison_masks[seat]):
+            potion = next((POTIONS[k] for k, m in enumerate(on) if m == c.bit), None)
+            out.append(PoisonCard(c, ed.poison_type(c) or "", potion is not None, potion))
+        return tuple(out)
 
     def potions(self, seat: int) -> tuple[Card, ...]:
-        """Return the potion cards in front of a seat (used and stored)."""
+        """Return the potion cards in front of a seat (laid on a poison and stored)."""
         return cards_of(self.potion_masks[check_seat(seat, self.config.players)])
 
     def stored_potions(self, seat: int) -> int:
-        """Return how many potions a seat keeps for later (K16)."""
-        seat = check_seat(seat, self.config.players)
-        return self.potion_masks[seat].bit_count() - self.covered_masks[seat].bit_count()
+        """Return how many potions a seat keeps for later: those lying on no poison (K16)."""
+        held = self.potion_masks[check_seat(seat, self.config.players)]
+        return sum(1 for bit, on in zip(POTION_BITS, self.potion_on_masks, strict=True)
+                   if held & bit and not on)
 
     def poison_count(self, seat: int, poison: str) -> int:
         """Return a seat's count of a poison type (K15): its uncovered poison cards of the
@@ -458,14 +472,15 @@ def poison_counts(state: State, seat: int) -> list[int]:
     t = state.tables
     centre = (t.centre_poisons(state.chest_centre) if state.status[seat] is Status.IN
               else [0] * len(t.type_masks))
-    return t.poison_counts(state.poison_masks[seat] & ~state.covered_masks[seat], centre)
+    return t.poison_counts(
+        state.poison_masks[seat] & ~covered_mask(state.potion_on_masks), centre)
 
 
 #: State's fields, in the constructor's order.
 FIELDS: Final[tuple[str, ...]] = (
     "config", "tables", "phase", "round", "trick_number", "leader", "actor", "trick",
     "hand_masks", "pool_mask", "trump_index", "discard_mask", "face_down_masks", "status",
-    "on_bag", "in_bag", "supply", "poison_masks", "covered_masks", "potion_masks", "void_suits",
+    "on_bag", "in_bag", "supply", "poison_masks", "potion_masks", "potion_on_masks", "void_suits",
     "chest_deck", "chest_discard", "chest_centre", "revealed", "last_winner", "round_leader",
     "events", "step",
 )

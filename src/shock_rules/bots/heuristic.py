@@ -31,7 +31,7 @@ from .._info.view import PlayerView, TrickCard
 from .._rules.actions import COVER, DOWN, PLAY, REVEAL, STOP, WITHDRAW, Action
 from .._rules.bits import iter_bits
 from .._rules.cards import CARDS, RANKS
-from .._rules.state import Phase, Play, State, Status
+from .._rules.state import Phase, Play, State, Status, covered_mask
 from .._rules.tables import Tables, tables_for
 from .base import check_choice
 
@@ -294,13 +294,14 @@ def _info_from_state(s: State) -> _Info:
     if phase is _PLAY_P and not i.in_round:
         return i  # a card face down: the hand is all that decision reads
     i.bag = s.on_bag[seat]
-    i.mine = s.poison_masks[seat] & ~s.covered_masks[seat]
+    covered = s.poison_masks[seat] & covered_mask(s.potion_on_masks)
+    i.mine = s.poison_masks[seat] & ~covered
     i.counts = ct.seat_counts(i.mine, s.chest_centre)
     i.most = max(i.counts, default=0)
     i.chest = ct.chest(s.chest_deck)
     if phase is not _PLAY_P:
         return i
-    i.stored = s.potion_masks[seat].bit_count() - s.covered_masks[seat].bit_count()
+    i.stored = s.potion_masks[seat].bit_count() - covered.bit_count()
     i.trump = ct.suit[s.trump_index] if s.trump_index >= 0 else -1
     played = _read_trick(i, s.trick)
     if not i.beaters:

@@ -16,7 +16,7 @@ from .._rules.actions import Action
 from .._rules.cards import NUM_CARDS, RANKS
 from .._rules.config import MAX_PLAYERS, MIN_PLAYERS, Variant
 from .._rules.engine import legal_actions
-from .._rules.state import CHANCE_PHASES, Phase, State, Status, lead_suit
+from .._rules.state import CHANCE_PHASES, Phase, State, Status, covered_mask, lead_suit
 
 __all__ = ["write_mask", "write_seat"]
 
@@ -101,7 +101,7 @@ def write_seat(v: MutableSequence[float], state: State, seat: int, f: dict[str, 
     # Every seat's public facts.
     seats = f["seats"]
     status, on_bag, in_bag = state.status, state.on_bag, state.in_bag
-    poison_masks, covered_masks = state.poison_masks, state.covered_masks
+    poison_masks, laid_on = state.poison_masks, covered_mask(state.potion_on_masks)
     potion_masks, void_suits = state.potion_masks, state.void_suits
     for i in range(n):
         base = seats + ((i - seat) % n) * _SEAT_SLOT
@@ -114,7 +114,7 @@ def write_seat(v: MutableSequence[float], state: State, seat: int, f: dict[str, 
         v[k + 3] = in_bag[i]
         k += 4
         poisons = poison_masks[i]
-        covered = covered_masks[i] & poisons
+        covered = laid_on & poisons
         if poisons:
             uncovered = poisons & ~covered
             for j, type_mask in enumerate(type_masks):

@@ -880,12 +880,11 @@
         for (const p of s.poisons) {
           const c = cardElement(p.card, "span", { icons: false });
           c.classList.add("small", p.covered ? "covered" : "uncovered");
-          const by = p.covered_by || null;
+          // POTION-6: a covered poison names the potion laid on it, which stays there.
+          const by = p.covered_by;
           if (by) c.dataset.coveredBy = by;
           const item = el("span", `poison ${p.covered ? "covered" : "uncovered"}`);
-          const label = p.covered
-            ? (by ? t("seat.coveredBy", { card: cardText(by) }) : t("seat.covered"))
-            : t("seat.uncovered");
+          const label = by ? t("seat.coveredBy", { card: cardText(by) }) : t("seat.uncovered");
           item.append(c, el("span", "ptype", `${poisonName(p.poison)} \u00b7 ${label}`));
           row.append(item);
         }

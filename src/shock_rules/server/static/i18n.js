@@ -113,7 +113,6 @@
       "seat.poisons": "poisons",
       "seat.potions": (p) => `potions (${p.stored} kept for later)`,
       "seat.coveredBy": "covered by {card}",
-      "seat.covered": "covered by a potion",
       "seat.uncovered": "uncovered",
       "seat.voids": "has no {suits}",
       // log
@@ -304,7 +303,6 @@
       "seat.poisons": "venenos",
       "seat.potions": (p) => `poções (${p.stored} guardada${p.stored === 1 ? "" : "s"})`,
       "seat.coveredBy": "coberto por {card}",
-      "seat.covered": "coberto por uma poção",
       "seat.uncovered": "descoberto",
       "seat.voids": "não tem {suits}",
       "log.title": "O que aconteceu",
