@@ -59,7 +59,7 @@ from ._rules.check import load_state
 from ._rules.config import GameConfig, Variant
 from ._rules.edition import ChestCard, Edition, parse_chest_card
 from ._rules.events import Event, RoundEndReason
-from ._rules.state import POTION_BITS, Phase, Play, PoisonCard, State, Status
+from ._rules.state import POTION_BITS, Phase, Play, PoisonCard, State, Status, laid_by_convention
 from ._rules.tables import tables_for
 from ._shared import SCHEMA as _SCHEMA
 
@@ -575,6 +575,19 @@ def _read_covered(value: object, path: str, poisons: tuple[int, ...],
     on = [0] * len(POTION_BITS)
     for seat, item in enumerate(read_list(value, path, len(poisons))):
         where = f"{path}[{seat}]"
+        if isinstance(item, list):
+            # A document of before the placement was recorded: the covered poison cards only,
+            # read as it meant them (the potions in card order on them in card order).
+            covered = read_cards(item, where)
+            if covered & ~poisons[seat]:
+                raise fail(where, f"{cards_of(covered & ~poisons[seat])[0]} is not a poison"
+                                  f" card in front of seat {seat}")
+            pairs = laid_by_convention(covered, potions[seat])
+            if len(pairs) < covered.bit_count():
+                raise fail(where, f"seat {seat} has more covered poison cards than potions")
+            for potion_bit, poison_bit in pairs:
+                on[POTION_BITS.index(potion_bit)] = poison_bit
+            continue
         if not isinstance(item, dict):
             raise fail(where, f"expected an object (poison card: potion card), not"
                               f" {kind_of(item)}")

@@ -65,7 +65,7 @@ from .._rules.cards import CARDS, Suit, cards_of, parse_card
 from .._rules.check import load_state
 from .._rules.config import GameConfig, Variant
 from .._rules.edition import ChestCard, Edition, parse_chest_card
-from .._rules.state import POTION_BITS, Phase, Play, State, Status, not_a_state
+from .._rules.state import POTION_BITS, Phase, Play, State, Status, laid_by_convention, not_a_state
 from .._rules.tables import Tables, tables_for
 
 __all__ = ["format_position", "parse_position"]
@@ -278,10 +278,13 @@ def _seat_fields(raw: Mapping[str, str], n: int) -> dict[str, list[str]]:
                 f" ({n})")
         for item in items:
             if name == "areas" and "*" in item:
-                raise InvalidNotationError(
-                    f"invalid position: malformed areas field {quoted(item)}: a covered poison"
-                    " card is followed by the potion lying on it, as 7H(5C) (POTION-6); the '*'"
-                    " of older positions named no potion")
+                # A position of before the placement was recorded: 7H* for a covered poison.
+                if "(" in item or not _OLD_AREA.fullmatch(item):
+                    raise InvalidNotationError(
+                        f"invalid position: malformed areas field {quoted(item)}: a covered"
+                        " poison card is followed by the potion lying on it, as 7H(5C)"
+                        " (POTION-6), or, in a position of before, by '*' alone")
+                continue
             _match(name, item)
         seat_fields[name] = items
     return seat_fields
@@ -316,6 +319,8 @@ def _play_areas(items: list[str], t: Tables) -> tuple[list[int], list[int], tupl
     on = [0] * len(POTION_BITS)
     for i, item in enumerate(items):
         where = f"seat {i}'s play area"
+        if "*" in item:
+            item = _old_area(item, where, t)
         # The cards outside brackets, in card order; then the potions in brackets.
         area = _mask(re.sub(rf"\({_CARD}\)", "", item), where)
         laid = 0
@@ -337,6 +342,29 @@ def _play_areas(items: list[str], t: Tables) -> tuple[list[int], list[int], tupl
         poisons.append(area & t.poison_cards)
         potions.append(area & t.potion_cards)
     return poisons, potions, tuple(on)
+
+
+#: A play area as positions wrote it before the placement was recorded (``7H*5C``).
+_OLD_AREA: Final = re.compile(rf"(?:{_CARD}\*?)+")
+
+
+def _old_area(item: str, where: str, t: Tables) -> str:
+    """Return a play area of the older form (``7H*`` for a covered poison) in today's, its
+    potions placed as it meant them (:func:`laid_by_convention`)."""
+    cards = _mask(item.replace("*", ""), where)
+    covered = _mask("".join(re.findall(rf"({_CARD})\*", item)), where)
+    if covered & ~t.poison_cards:
+        bad = cards_of(covered & ~t.poison_cards)[0]
+        raise InvalidStateError(f"invalid position: in {where}, {bad} is marked covered but is"
+                                " not a poison card")
+    pairs = laid_by_convention(covered, cards & t.potion_cards)
+    if len(pairs) < covered.bit_count():
+        raise InvalidStateError(f"invalid position: {where} has more covered poison cards than"
+                                " potions")
+    on = {poison: potion for potion, poison in pairs}
+    laid = sum(on.values())
+    return "".join(f"{c}({CARDS[on[c.bit].bit_length() - 1]})" if c.bit in on else str(c)
+                   for c in cards_of(cards & ~laid))
 
 
 def _trick(text: str, leader: int, n: int, t: Tables) -> list[Play]:

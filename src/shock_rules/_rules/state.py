@@ -27,8 +27,8 @@ from .events import Event
 from .tables import Tables
 
 __all__ = ["CHANCE", "POTION_BITS", "ChanceMarker", "Phase", "Play", "PoisonCard", "State",
-           "Status", "covered_mask", "lead_seat", "lead_suit", "not_a_state", "poison_counts",
-           "unchecked_replace"]
+           "Status", "covered_mask", "laid_by_convention", "lead_seat", "lead_suit",
+           "not_a_state", "poison_counts", "unchecked_replace"]
 
 
 class Phase(enum.IntEnum):
@@ -115,6 +115,23 @@ def covered_mask(potion_on_masks: tuple[int, ...]) -> int:
     for on in potion_on_masks:
         mask |= on
     return mask
+
+
+def laid_by_convention(covered: int, potions: int) -> list[tuple[int, int]]:
+    """Return ``(potion bit, poison bit)`` pairs for a seat whose covered poison cards are
+    ``covered`` and whose potions are ``potions``, placed as documents and positions written
+    before the placement was recorded meant it: covered poisons in card order carry the
+    seat's potions in card order (5C first). A reader of such old forms uses it; fewer potions
+    than covered poisons leaves some poisons without one (the caller refuses that).
+
+    >>> from shock_rules import Card
+    >>> bit = lambda text: Card.parse(text).bit
+    >>> laid_by_convention(bit("7S"), bit("5C") | bit("7C")) == [(bit("5C"), bit("7S"))]
+    True
+    """
+    held = [b for b in POTION_BITS if potions & b]
+    poisons = [1 << i for i in range(covered.bit_length()) if covered >> i & 1]
+    return list(zip(held, poisons, strict=False))
 
 
 # The state is one class for both builds. The compiled build makes it a native class: its
