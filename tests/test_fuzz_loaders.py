@@ -211,6 +211,7 @@ def test_mutated_state_documents() -> None:
         again = sr.to_dict(loaded, events=isinstance(data, dict) and "events" in data)
         assert _canon(again) == _canon(data), f"mutation {i} does not re-serialise: {text[:300]}"
     print(f"states: {accepted} of {STATES} accepted")
+    assert 0 < accepted < STATES
 
 
 def _old_covered(data: Any) -> Any:
@@ -225,7 +226,6 @@ def _old_covered(data: Any) -> Any:
             potions = sorted(data["potions"][seat], key=order)
             data["covered"][seat] = dict(zip(sorted(item, key=order), potions, strict=False))
     return data
-    assert 0 < accepted < STATES
 
 
 # -- positions -------------------------------------------------------------------------------

@@ -354,7 +354,8 @@ def _cover(seat: int, value: object) -> Callable[[dict[str, Any]], None]:
 
 @pytest.mark.rule("POTION-6")
 @pytest.mark.parametrize(("change", "message"), [
-    (_cover(3, ["7H"]), r"state\.covered\[3\]: expected an object"),
+    # (a list is the older form: its cards must still be the seat's poisons)
+    (_cover(3, ["7S"]), r"state\.covered\[3\]: 7S is not a poison card in front of seat 3"),
     (_cover(3, {"7H": "2H"}), r"state\.covered\[3\]\.7H: 2H is not a potion card"),
     (_cover(3, {"7H": "9X"}), r"state\.covered\[3\]\.7H: invalid card '9X'"),
     (_cover(3, {"9X": "7C"}), r"state\.covered\[3\]\.9X: invalid card '9X'"),

@@ -153,6 +153,10 @@ export type ErrorCode =
   | "game_over"
   | "stale_step"
   | "internal_error";
+/**
+ * The older form, read but never written: a seat's covered poison cards only, its potions lying on them in card order (5C first) on the poisons in card order.
+ */
+export type CoveredPoisonsBefore = Cards;
 
 /**
  * What one seat (or a spectator) may know of a position: the only document a player receives.
@@ -863,7 +867,7 @@ export interface StateDocument {
    * @minItems 3
    * @maxItems 5
    */
-  covered: CoveredPoisons[];
+  covered: (CoveredPoisons | CoveredPoisonsBefore)[];
   /**
    * Per seat, potion cards in its play area (used or stored).
    *
