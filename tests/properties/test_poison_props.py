@@ -178,7 +178,10 @@ def test_a_laid_potion_never_moves_and_potions_are_laid_in_card_order(
                     covered |= on
                 uncovered = s.poison_masks[seat] & ~covered
                 assert list(laid.values()) == [c.bit for c in _cards(uncovered)]
-        # Every view shows the placement recorded in the state (K34).
+        # Every view shows the placement recorded in the state (K34), drawn where the play
+        # areas changed (a view every step made the test twice as long).
+        if (prev.potion_on_masks, prev.poison_masks) == (s.potion_on_masks, s.poison_masks):
+            continue
         shown = {pc.covered_by: pc.card.bit for sv in spectator_view(s).seats
                  for pc in sv.poisons if pc.covered_by is not None}
         assert shown == {p: on for p, on in after.items() if on}
