@@ -13,9 +13,13 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+if TYPE_CHECKING:
+    from shock_rules import State
 
 settings.register_profile(
     "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow],
@@ -51,3 +55,18 @@ def frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+@pytest.fixture
+def potion_on_poison() -> State:
+    """Return the position of the worked example of docs/rules/poisons.md: four players, a
+    jellyfish chest poison in the centre, and seat 1 just took 7S with the potion 5C, which
+    covers it (POTION-1, POTION-6)."""
+    import shock_rules as sr
+
+    hands = ["10H 7S 2H 1C 2C 3C 4C 6C 8C", "3H 9S 1H 5H 1S 2S 3S 4S 9C",
+             "4H 5C 7H 8H 9H 1D 2D 3D 4D", "6H 8S 5S 6S 10S 5D 6D 8D 9D"]
+    state = sr.deal_hands(sr.new_game(sr.GameConfig(players=4, first_leader=0)), hands,
+                          trump="10D")
+    return sr.apply_all(state, "play 10H; play 3H; play 4H; play 6H; chest P:jellyfish; stop;"
+                               " play 7S; play 9S; play 5C; play 8S")

@@ -709,7 +709,7 @@ def test_play_draws_a_header_that_fits_and_marks_the_hand(
     assert hand == "your hand: 4H◆ 7H☠ 10H 6S 9S 6D 9D 10D 8C"
 
 
-def test_play_names_the_chest_cards_in_the_centre_in_words() -> None:
+def test_play_names_the_chest_cards_in_the_centre_in_words(potion_on_poison: sr.State) -> None:
     # A person reads "jellyfish poison", not the notation's P:jellyfish (issue 44, item 7).
     from shock_rules.bots import RandomBot
     from shock_rules.cli.play import _Game
@@ -718,11 +718,7 @@ def test_play_names_the_chest_cards_in_the_centre_in_words() -> None:
     game = _Game(sr.GameConfig(players=4, first_leader=0), 0,
                  {s: RandomBot() for s in (1, 2, 3)}, 1, io.StringIO(), out, 0, 0,
                  lambda _: None)
-    hands = ["10H 7S 2H 1C 2C 3C 4C 6C 8C", "3H 9S 1H 5H 1S 2S 3S 4S 9C",
-             "4H 5C 7H 8H 9H 1D 2D 3D 4D", "6H 8S 5S 6S 10S 5D 6D 8D 9D"]
-    state = sr.deal_hands(sr.new_game(game.config), hands, trump="10D")
-    state = sr.apply_all(state, "play 10H; play 3H; play 4H; play 6H; chest P:jellyfish; stop")
-    game.draw(sr.view(state, 0))
+    game.draw(sr.view(potion_on_poison, 0))
     header = next(line for line in out.getvalue().splitlines() if line.startswith("chest: "))
     assert header.endswith("· centre: jellyfish poison"), header
     assert "P:" not in out.getvalue()

@@ -423,16 +423,12 @@ def test_a_set_of_an_event_lists_each_member_once() -> None:
         events_from_json(doc)
 
 
-def test_a_state_document_of_before_the_placement_reads_as_it_meant() -> None:
+def test_a_state_document_of_before_the_placement_reads_as_it_meant(
+        potion_on_poison: sr.State) -> None:
     # Documents written before the placement was recorded list each seat's covered poison
     # cards: they read with the potions in card order on them in card order, the convention
     # they were written under.
-    hands = ["10H 7S 2H 1C 2C 3C 4C 6C 8C", "3H 9S 1H 5H 1S 2S 3S 4S 9C",
-             "4H 5C 7H 8H 9H 1D 2D 3D 4D", "6H 8S 5S 6S 10S 5D 6D 8D 9D"]
-    state = sr.deal_hands(sr.new_game(sr.GameConfig(players=4, first_leader=0)), hands,
-                          trump="10D")
-    state = sr.apply_all(state, "play 10H; play 3H; play 4H; play 6H; chest P:jellyfish; stop;"
-                                " play 7S; play 9S; play 5C; play 8S")
+    state = potion_on_poison
     doc = json.loads(sr.to_json(state))
     assert doc["covered"] == [{}, {"7S": "5C"}, {}, {}]
     doc["covered"] = [[], ["7S"], [], []]

@@ -170,13 +170,9 @@ def test_a_table_shows_every_hand_and_every_card_of_the_trick(seed: int, players
                     if g.get("class") == "back"]
 
 
-def test_a_covered_poison_has_its_potion_on_it_and_the_header_says_who_acts() -> None:
-    hands = ["10H 7S 2H 1C 2C 3C 4C 6C 8C", "3H 9S 1H 5H 1S 2S 3S 4S 9C",
-             "4H 5C 7H 8H 9H 1D 2D 3D 4D", "6H 8S 5S 6S 10S 5D 6D 8D 9D"]
-    state = sr.deal_hands(sr.new_game(sr.GameConfig(players=4, first_leader=0)), hands,
-                          trump="10D")
-    state = sr.apply_all(state, "play 10H; play 3H; play 4H; play 6H; chest P:jellyfish; stop;"
-                                " play 7S; play 9S; play 5C; play 8S")
+def test_a_covered_poison_has_its_potion_on_it_and_the_header_says_who_acts(
+        potion_on_poison: sr.State) -> None:
+    state = potion_on_poison
     root = _parse(svg.view(sr.view(state, 2)))
     seat1 = next(g for g in root.iter(f"{NS}g") if g.get("data-seat") == "1")
     poisons = [g for g in _cards(seat1)]

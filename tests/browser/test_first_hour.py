@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -28,34 +29,49 @@ from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
 
 from ._harness import Server
+
+if TYPE_CHECKING:
+    from websockets.sync.client import ClientConnection
 from ._page import read, wait_for, wait_turn
 
 
-def _play_seat(server: Server, table: str, token: str,
-               until: Callable[[dict[str, Any]], bool], seed: int = 1,
-               limit: int = 2000) -> dict[str, Any]:
-    """Play a seat from Python (a random legal action at each of its turns, the chest's
-    "stop" preferred so that games are short) until ``until(view)`` or the game's end; return
-    the last view."""
+@contextmanager
+def _seat_socket(server: Server, table: str, token: str) -> Iterator[ClientConnection]:
+    """Yield a WebSocket holding the seat of ``token`` (its hello sent)."""
     from websockets.sync.client import connect
 
-    rng = random.Random(seed)
     with connect(f"ws://127.0.0.1:{server.port}/ws/{table}/seat") as ws:
         ws.send(json.dumps({"type": "hello", "token": token}))
+        yield ws
+
+
+def _move(view: dict[str, Any], rng: random.Random, *, withdraw: bool) -> str:
+    """Return the action message of a random legal action of ``view``, the chest's "stop"
+    first (so that games are short); no withdrawal unless ``withdraw`` (a random pick among
+    one withdrawal per card ends rounds at once)."""
+    legal = [a for a in view["legal_actions"] if withdraw or a["kind"] != "withdraw"]
+    legal = legal or view["legal_actions"]
+    stops = [a for a in legal if a["kind"] == "stop"]
+    action = stops[0] if stops else rng.choice(legal)
+    return json.dumps({"type": "action", "action": action, "step": view["step"]})
+
+
+def _play_to_the_end(server: Server, table: str, token: str, seed: int = 1) -> dict[str, Any]:
+    """Play a seat from Python (:func:`_move`, withdrawals included) until the game's end;
+    return the last view."""
+    rng = random.Random(seed)
+    with _seat_socket(server, table, token) as ws:
         view: dict[str, Any] = {}
-        for _ in range(limit):
+        for _ in range(2000):
             frame = json.loads(ws.recv(timeout=30))
             if frame["type"] != "view":
                 continue
             view = frame["view"]
-            if until(view) or view["phase"] == "over":
+            if view["phase"] == "over":
                 return view
             if view["your_turn"]:
-                legal = view["legal_actions"]
-                stops = [a for a in legal if a["kind"] == "stop"]
-                action = stops[0] if stops else rng.choice(legal)
-                ws.send(json.dumps({"type": "action", "action": action, "step": view["step"]}))
-    raise AssertionError(f"the seat's play did not reach its goal: {view.get('step')}")
+                ws.send(_move(view, rng, withdraw=True))
+    raise AssertionError(f"the game did not end: step {view.get('step')}")
 
 
 def _token_of(driver: WebDriver) -> tuple[str, str]:
@@ -156,7 +172,6 @@ def test_the_games_end_shows_labelled_standings_and_play_again(
 ) -> None:
     driver = browser()
     driver.get(server.url + "/")
-    seats = driver.find_elements(By.CSS_SELECTOR, "#seat-choices select")
     Select(driver.find_element(By.ID, "players")).select_by_value("3")
     seats = driver.find_elements(By.CSS_SELECTOR, "#seat-choices select")
     for select, choice in zip(seats, ["person", "random", "random"], strict=True):
@@ -165,7 +180,7 @@ def test_the_games_end_shows_labelled_standings_and_play_again(
     driver.find_element(By.ID, "create").click()
     wait_for(driver, lambda s: s["seat"] == 0, "the seat")
     table, token = _token_of(driver)
-    end = _play_seat(server, table, token, lambda v: False)
+    end = _play_to_the_end(server, table, token)
     assert end["phase"] == "over"
     state = wait_for(driver, lambda s: s["phase"] == "over", "the game's end")
     panel = driver.find_element(By.ID, "game-over")
@@ -298,17 +313,13 @@ def _reach_a_lively_position(server: Server, table: str, tokens: dict[int, str],
     """Play seats 0 and 1 from Python until, at the turn of one of them, a chest poison lies in
     the centre, a seat has a poison card and the trick is empty after a won trick; return
     its step, or ``None`` if the game ended first."""
-    from websockets.sync.client import connect
-
     def goal(v: dict[str, Any]) -> bool:
         return (v["your_turn"] and bool(v["chest_centre"]) and not v["trick"]
                 and v["trick_number"] > 1 and any(s["poisons"] for s in v["seats"]))
 
-    url = f"ws://127.0.0.1:{server.port}/ws/{table}/seat"
-    with connect(url) as zero, connect(url) as one:
+    with (_seat_socket(server, table, tokens[0]) as zero,
+          _seat_socket(server, table, tokens[1]) as one):
         sockets = ((0, zero), (1, one))
-        for seat, ws in sockets:
-            ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
         latest: dict[int, dict[str, Any]] = {}
         sent: set[tuple[int, int]] = set()
         for _ in range(4000):
@@ -327,23 +338,14 @@ def _reach_a_lively_position(server: Server, table: str, tokens: dict[int, str],
             for seat, ws in sockets:
                 v = latest.get(seat)
                 if v and v["your_turn"] and (seat, v["step"]) not in sent:
-                    # Never withdraw (a random pick among one withdrawal per card would end
-                    # rounds at once), and stop at the chest.
-                    legal = [a for a in v["legal_actions"] if a["kind"] != "withdraw"]
-                    legal = legal or v["legal_actions"]
-                    stops = [a for a in legal if a["kind"] == "stop"]
-                    ws.send(json.dumps({"type": "action", "step": v["step"],
-                                        "action": stops[0] if stops else rng.choice(legal)}))
+                    ws.send(_move(v, rng, withdraw=False))
                     sent.add((seat, v["step"]))
     return None
 
 
 def _holders(server: Server, table: str, token: str) -> int:
     """Return how many other connections hold the seat, as a new one of it is told."""
-    from websockets.sync.client import connect
-
-    with connect(f"ws://127.0.0.1:{server.port}/ws/{table}/seat") as ws:
-        ws.send(json.dumps({"type": "hello", "token": token}))
+    with _seat_socket(server, table, token) as ws:
         for _ in range(5):
             frame = json.loads(ws.recv(timeout=10))
             if frame["type"] == "seat":

@@ -313,17 +313,17 @@
     svg.setAttribute("viewBox", "0 0 16 16");
     svg.setAttribute("class", "potion-icon");
     svg.setAttribute("aria-hidden", "true");
-    const path = document.createElementNS(NS, "path");
-    // A round-bottomed flask: a neck with a lip, a bulb, and the liquid in it.
-    path.setAttribute("d", "M6 1.5h4v1h-.6v3.2a5.2 5.2 0 1 1-2.8 0V2.5H6z");
-    path.setAttribute("fill", "none");
-    path.setAttribute("stroke", "currentColor");
-    path.setAttribute("stroke-width", "1.3");
-    path.setAttribute("stroke-linejoin", "round");
-    const liquid = document.createElementNS(NS, "path");
-    liquid.setAttribute("d", "M3.6 10.2h8.8a4.4 4.4 0 0 1-8.8 0z");
-    liquid.setAttribute("fill", "currentColor");
-    svg.append(path, liquid);
+    // A round-bottomed flask (a neck with a lip, a bulb), and the liquid in it.
+    const parts = [
+      { d: "M6 1.5h4v1h-.6v3.2a5.2 5.2 0 1 1-2.8 0V2.5H6z", fill: "none", stroke: "currentColor",
+        "stroke-width": "1.3", "stroke-linejoin": "round" },
+      { d: "M3.6 10.2h8.8a4.4 4.4 0 0 1-8.8 0z", fill: "currentColor" },
+    ];
+    for (const attributes of parts) {
+      const path = document.createElementNS(NS, "path");
+      for (const [name, value] of Object.entries(attributes)) path.setAttribute(name, value);
+      svg.append(path);
+    }
     return svg;
   }
 
@@ -484,30 +484,26 @@
     return added;
   }
 
-  /** @type {{ key: string, params: MessageParams | undefined } | null} */
-  let connectionWords = null;
-
   /**
    * Show the link's state in the header: the words of `key` (i18n.js) in the page's language,
-   * again whenever the language changes.
+   * again whenever the language changes (the key and the server's reason stay on the node).
    * @param {string} key
    * @param {string} kind
-   * @param {MessageParams} [params]
+   * @param {string} [reason]
    */
-  function setConnection(key, kind, params) {
+  function setConnection(key, kind, reason = "") {
     const node = $("connection");
-    connectionWords = { key, params };
     node.hidden = false;
-    node.textContent = t(key, params);
     node.dataset.state = kind;
     node.dataset.key = key;
+    node.dataset.reason = reason;
+    node.textContent = t(key, { reason });
   }
   i18n.onChange(() => {
     const node = $("connection");
-    // (the in-page host's badge, local.js, writes its own key there before a table starts)
+    // (local.js's badge writes its key there too, before a table starts)
     if (node && !node.hidden && node.dataset.key) {
-      const same = connectionWords && connectionWords.key === node.dataset.key;
-      node.textContent = t(node.dataset.key, same && connectionWords ? connectionWords.params : undefined);
+      node.textContent = t(node.dataset.key, { reason: node.dataset.reason ?? "" });
     }
   });
 
@@ -1168,8 +1164,7 @@
           setConnection("connection.missing", "closed");
           showGone(kind);
         } else {
-          if (detail) setConnection("connection.tooMany", "closed", { reason: detail });
-          else setConnection("connection.closed", "closed");
+          setConnection(detail ? "connection.tooMany" : "connection.closed", "closed", detail);
           render();
         }
       },
@@ -1450,21 +1445,7 @@
         $("keys-button").hidden = false;
         return;
       }
-      const response = await fetch("/api/tables", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      /** @type {TablesAnswer} */
-      const doc = await response.json().catch(() => ({}));
-      if (!response.ok || doc.type === "error" || !doc.table) {
-        throw new Error(doc.message || t("lobby.httpError", { status: response.status }));
-      }
-      // The creator goes to their seat at once (the first person's seat), the other seats'
-      // links kept in this tab for the table's invitation panel and "Play again".
-      remember(doc.table, { body, seats: doc.seats });
-      const own = doc.seats.length ? doc.seats[0] : null;
-      location.assign(tableLink(doc.table, own ? own.token : null));
+      await createAndSit(body);
     } catch (exc) {
       error.textContent = t("lobby.createError", { reason: /** @type {Error} */ (exc).message });
       error.hidden = false;
@@ -1506,6 +1487,28 @@
     } catch {
       return null;
     }
+  }
+
+  /**
+   * Create a table at this server and go to its first person's seat (its spectators' page if
+   * it has none); this tab keeps the request and the seats' links for the table's panel of
+   * links and "Play again". Throw an Error with the server's reason if it refuses.
+   * @param {TableRequest} body
+   */
+  async function createAndSit(body) {
+    const response = await fetch("/api/tables", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    /** @type {TablesAnswer} */
+    const doc = await response.json().catch(() => ({}));
+    if (!response.ok || doc.type === "error" || !doc.table) {
+      throw new Error(doc.message || t("lobby.httpError", { status: response.status }));
+    }
+    remember(doc.table, { body, seats: doc.seats });
+    const own = doc.seats.length ? doc.seats[0] : null;
+    location.assign(tableLink(doc.table, own ? own.token : null));
   }
 
   /** At a table this tab created with more than one person's seat: the links to send, one per
@@ -1556,19 +1559,7 @@
       const button = /** @type {HTMLButtonElement} */ ($("again"));
       button.disabled = true;
       try {
-        const response = await fetch("/api/tables", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(created.body),
-        });
-        /** @type {TablesAnswer} */
-        const doc = await response.json().catch(() => ({}));
-        if (!response.ok || doc.type === "error" || !doc.table) {
-          throw new Error(doc.message || t("lobby.httpError", { status: response.status }));
-        }
-        remember(doc.table, { body: created.body, seats: doc.seats });
-        const own = doc.seats.length ? doc.seats[0] : null;
-        location.assign(tableLink(doc.table, own ? own.token : null));
+        await createAndSit(created.body);
       } catch (exc) {
         showError(t("lobby.createError", { reason: /** @type {Error} */ (exc).message }));
         button.disabled = false;
