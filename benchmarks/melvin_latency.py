@@ -14,7 +14,9 @@ slaps a match, 1-9 keep a Gem card. Each key's latency is timed in the page:
   from it, which runs once the frame is painted.
 
 Keys whose action was refused (a race lost) are counted, not timed. It prints per game and for
-all games the p50 and p95 of both times, by key, with the machine and the browser.
+all games the p50 and p95 of both times, by key, with the machine and the browser; then the
+host's share, in the page: a game of bots only played through host.py, each step's action
+applied with its frame written, and each step's bots' decisions.
 
     python benchmarks/melvin_latency.py [--games 3] [--speed 0.6] [--players 4]
 """
@@ -129,6 +131,33 @@ def play_game(driver: Any, site: StaticSite, speed: float, players: int,
     return result
 
 
+#: The host's own share, in the page: a game of bots only played through host.py by hand,
+#: each step's action applied and its frame written (what a person's key costs in Python),
+#: and each step's bots' decisions (what the page does after drawing a view).
+_HOST = r"""
+const players = arguments[0];
+const done = arguments[arguments.length - 1];
+const bots = Object.fromEntries([...Array(players).keys()].map((s) => [String(s), "reaction"]));
+window.shockHost.engine.then((host) => {
+  const game = host.make_table(JSON.stringify({ game: "melvin", players, bots }));
+  const act = [];
+  const plan = [];
+  for (let i = 0; i < 2000; i++) {
+    let began = performance.now();
+    const plans = JSON.parse(game.bot_plans());
+    plan.push(performance.now() - began);
+    if (!plans.length) break;
+    const first = plans.reduce((a, b) => (b.delay < a.delay ? b : a));
+    began = performance.now();
+    game.bot_act(first.seat, first.step);
+    act.push(performance.now() - began);
+  }
+  game.destroy();
+  done({ act, plan });
+});
+"""
+
+
 def _p(values: list[float], q: float) -> float:
     """Return the q-quantile (0-1) of ``values`` by the nearest rank."""
     ordered = sorted(values)
@@ -186,6 +215,13 @@ def main() -> None:
             print(f"painted, per game: p50 median {statistics.median(medians):.1f} ms (range"
                   f" {min(medians):.1f}-{max(medians):.1f}), p95 median"
                   f" {statistics.median(p95s):.1f} ms (range {min(p95s):.1f}-{max(p95s):.1f})")
+        driver.set_script_timeout(120)
+        host = driver.execute_async_script(_HOST, args.players)
+        for name, label in (("act", "host: an action applied and its frame written"),
+                            ("plan", "host: the bots' decisions after a change")):
+            times = host[name]
+            print(f"{label}: p50 {_p(times, .5):.1f} ms, p95 {_p(times, .95):.1f} ms"
+                  f" ({len(times)} steps, Pyodide)")
     finally:
         driver.quit()
         site.stop()
