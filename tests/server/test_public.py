@@ -40,8 +40,9 @@ TABLE = json.dumps({"players": 3, "bots": {"0": "random", "1": "random"}}).encod
 PARSERS = [pytest.param("h11"),
            pytest.param("httptools", marks=pytest.mark.skipif(
                importlib.util.find_spec("httptools") is None, reason="httptools not installed"))]
-#: A request for a file of some size (the client's script, about 58 KB).
-BIG = b"GET /static/app.js HTTP/1.1\r\nHost: x\r\n\r\n"
+#: Requests for files of some size (three of the client's modules, about 60 KB in all).
+BIG = b"".join(b"GET /static/%s HTTP/1.1\r\nHost: x\r\n\r\n" % name
+               for name in (b"i18n.js", b"shell.js", b"shock.js"))
 
 
 @pytest.fixture(scope="module", params=PARSERS)

@@ -19,7 +19,7 @@ def test_both_languages_have_the_same_messages() -> None:
     text = I18N.read_text(encoding="utf-8")
     english, _, portuguese = text.partition('"pt-BR": {')
     english = english.partition("en: {")[2]
-    portuguese = portuguese.partition("\n    },\n")[0]
+    portuguese = portuguese.partition("\n  },\n")[0]
     en, pt = _keys(english), _keys(portuguese)
     assert len(en) > 150
     assert en - pt == set(), f"no Portuguese for {sorted(en - pt)}"

@@ -26,8 +26,8 @@ ROOT: Final = Path(__file__).resolve().parents[2]
 WEB: Final = ROOT / "web"
 SCHEMAS: Final = ROOT / "src" / "shock_rules" / "protocol" / "schemas"
 STATIC: Final = ROOT / "src" / "shock_rules" / "server" / "static"
-#: The browser client's scripts, which tsconfig.client.json checks against the types.
-CLIENT: Final = (STATIC / "i18n.js", STATIC / "app.js", WEB / "src" / "local.js")
+#: The browser client's modules, which tsconfig.client.json checks against the types.
+CLIENT: Final = (*sorted(STATIC.glob("*.js")), WEB / "src" / "local.js")
 NODE: Final = shutil.which("node")
 NPM: Final = shutil.which("npm")
 
@@ -156,13 +156,14 @@ def test_the_usage_file_compiles_strictly() -> None:
 
 
 def test_the_client_compiles_against_the_types() -> None:
-    # app.js, i18n.js and local.js are plain JavaScript with JSDoc types: tsc checks them
-    # strictly, with the DOM, against protocol.d.ts and the hand-written client.d.ts.
+    # The client's ES modules and local.js are plain JavaScript with JSDoc types: tsc checks
+    # them strictly, with the DOM, against protocol.d.ts and the hand-written client.d.ts.
     options = jsonc(WEB / "tsconfig.client.json")["compilerOptions"]
     assert options["checkJs"] is options["strict"] is options["noEmit"] is True
     assert options["lib"] == ["es2022", "dom", "dom.iterable"]
     scripts = json.loads((WEB / "package.json").read_text("utf-8"))["scripts"]
     assert "npm run typecheck:client" in scripts["check"]
+    assert {p.name for p in CLIENT} >= {"app.js", "shell.js", "i18n.js", "shock.js", "local.js"}
     for script in CLIENT:
         text = script.read_text("utf-8")
         assert "\n// @ts-check\n" in text, script
@@ -172,24 +173,35 @@ def test_the_client_compiles_against_the_types() -> None:
     declarations = re.sub(r"/\*.*?\*/|//[^\n]*", "", (WEB / "types" / "client.d.ts").read_text(
         "utf-8"), flags=re.DOTALL)
     assert not re.search(r"\bany\b", declarations)
-    passed(tsc("-p", "tsconfig.client.json"))
+    listed = tsc("-p", "tsconfig.client.json", "--listFiles")
+    passed(listed)
+    # Every module is checked: the ones the page loads, and local.js, which lies beside them in
+    # web/dist.
+    checked = {Path(line).resolve() for line in listed.stdout.splitlines()}
+    assert {p.resolve() for p in CLIENT} <= checked
 
 
 def test_a_client_reading_what_a_view_lacks_is_refused(tmp_path: Path) -> None:
-    # A copy of app.js, compiled alone with the client's settings: as it is, it passes; with a
-    # field the ViewDocument does not have, or an event read as the wrong kind, tsc refuses it.
-    source = (STATIC / "app.js").read_text("utf-8").replace(
-        "../../../../web/types/", (WEB / "types").as_posix() + "/")
+    # A copy of the client's modules, compiled alone with the client's settings: as they are,
+    # they pass; with a field the ViewDocument does not have, or an event read as the wrong
+    # kind, tsc refuses them.
+    copies = {}
+    for module in STATIC.glob("*.js"):
+        copies[module.name] = module.read_text("utf-8").replace(
+            "../../../../web/types/", (WEB / "types").as_posix() + "/")
     config = {"extends": (WEB / "tsconfig.client.json").as_posix(),
-              "files": [(WEB / "types" / "client.d.ts").as_posix(), "app.js"]}
+              "files": [(WEB / "types" / "client.d.ts").as_posix(), *sorted(copies)],
+              "include": [], "compilerOptions": {"rootDirs": []}}
     (tmp_path / "tsconfig.json").write_text(json.dumps(config))
-    (tmp_path / "app.js").write_text(source, "utf-8")
+    for name, text in copies.items():
+        (tmp_path / name).write_text(text, "utf-8")
     passed(tsc("-p", tmp_path))
 
-    planted = source.replace("String(view.step)", "String(view.turn)", 1)
-    planted = planted.replace("gems: gems(e.banked)", "gems: gems(e.gems)", 1)
-    assert planted.count("view.turn") == 1 and "gems(e.banked)" not in planted
-    (tmp_path / "app.js").write_text(planted, "utf-8")
+    shell = copies["shell.js"].replace("String(view.step)", "String(view.turn)", 1)
+    cards = copies["shock-cards.js"].replace("gems: gems(e.banked)", "gems: gems(e.gems)", 1)
+    assert shell.count("view.turn") == 1 and "gems(e.banked)" not in cards
+    (tmp_path / "shell.js").write_text(shell, "utf-8")
+    (tmp_path / "shock-cards.js").write_text(cards, "utf-8")
     result = tsc("-p", tmp_path)
     assert result.returncode != 0, result
     errors = result.stdout

@@ -6,8 +6,9 @@
 // dist/ gets the Pyodide runtime (from node_modules/pyodide), the pure wheel of this repository
 // and the wheels of its runtime dependencies (requirements.txt, exact versions and hashes), a
 // manifest of those wheels (wheels.json), the browser client of `shock-rules serve` (its
-// index.html, app.js and style.css, with relative paths), and the in-page host (src/local.js,
-// src/host.py). The Python that builds the wheels is $PYTHON, or python3.
+// index.html, its ES modules and style.css, with relative paths), and the in-page host
+// (src/local.js, a module beside the client's, and src/host.py). The Python that builds the
+// wheels is $PYTHON, or python3.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -98,8 +99,9 @@ const manifest = {
   }),
 };
 
-// ---- The page: the server's client, unchanged but for its paths and one more script.
-// Every script and style sheet of the client (index.html is rewritten below).
+// ---- The page: the server's client, unchanged but for its paths and one more module.
+// Every module and style sheet of the client (index.html is rewritten below): the modules
+// import each other by relative paths ("./shell.js"), so they keep their names, side by side.
 for (const name of fs.readdirSync(staticDir).filter((n) => /\.(js|css)$/.test(n))) {
   fs.copyFileSync(path.join(staticDir, name), path.join(dist, name));
 }
@@ -107,10 +109,11 @@ let html = fs.readFileSync(path.join(staticDir, "index.html"), "utf8");
 // The server serves the client under /static/ and the lobby at /; this site may live in any
 // folder, so every path becomes relative to the page.
 html = html.replaceAll(/(href|src)="\/static\//g, '$1="').replaceAll('href="/"', 'href="./"');
-const appScript = /<script\b[^>]*\bsrc="app\.js"[^>]*><\/script>/;
-if (!appScript.test(html)) fail("index.html has no <script src=\"/static/app.js\"> to follow");
-// local.js defines window.shockHost before app.js starts (both deferred: document order).
-html = html.replace(appScript, (tag) => `<script src="local.js" defer></script>\n  ${tag}`);
+const appScript = /<script type="module" src="app\.js"><\/script>/;
+if (!appScript.test(html)) fail("index.html has no <script type=\"module\" src=\"/static/app.js\">");
+// local.js defines window.shockHost before app.js starts (module scripts run in document
+// order).
+html = html.replace(appScript, (tag) => `<script type="module" src="local.js"></script>\n  ${tag}`);
 if (/"\/static\//.test(html)) fail("index.html still refers to /static/");
 fs.writeFileSync(path.join(dist, "index.html"), html);
 for (const name of ["local.js", "host.py"]) {

@@ -1,6 +1,8 @@
 // The in-page host of the browser build (web/dist): the game runs in this page, in Pyodide,
-// and app.js talks to it through a transport exactly as it talks to `shock-rules serve` over a
-// WebSocket. It defines window.shockHost, which the lobby's "Create table" form calls.
+// and the client (app.js and its modules) talks to it through a transport exactly as it talks
+// to `shock-rules serve` over a WebSocket. This module defines window.shockHost, which the
+// lobby's "Create table" form calls; the page loads it before app.js (module scripts run in
+// document order).
 //
 // Everything is loaded from this page's own origin: the Pyodide runtime, then the wheels listed
 // in wheels.json (this package and its dependencies), unpacked straight into site-packages
@@ -10,272 +12,265 @@
 // ?selftest=SEED plays random_playout(GameConfig(players=4), random.Random(SEED)) and sets
 // <body data-selftest="ok" data-scores="a,b,c,d"> (or data-selftest="error" data-error="...").
 // @ts-check
-"use strict";
 
-// Checked by tsc against the client's types (web/: `npm run typecheck:client`); the names are
-// prefixed: tsc sees this script in one scope with app.js and i18n.js, as the page does.
-/** @typedef {import("../types/client").ServerMessage} LocalServerMessage */
-/** @typedef {import("../types/protocol").ErrorDocument} LocalErrorDocument */
-/** @typedef {import("../types/client").Transport} LocalTransportType */
-/** @typedef {import("../types/client").TransportHandlers} LocalHandlers */
-/** @typedef {import("../types/client").ClientState} LocalClientState */
+// Checked by tsc against the client's types (web/: `npm run typecheck:client`). In web/dist
+// this file lies beside the client's modules; tsc finds them through tsconfig's rootDirs.
+/** @typedef {import("../types/client").ServerMessage} ServerMessage */
+/** @typedef {import("../types/protocol").ErrorDocument} ErrorDocument */
+/** @typedef {import("../types/client").Transport} Transport */
+/** @typedef {import("../types/client").TransportHandlers} TransportHandlers */
 /** @typedef {import("../types/client").LocalGame} LocalGame */
 /** @typedef {import("../types/client").HostModule} HostModule */
 /** @typedef {import("../types/client").PyodideLoader} PyodideLoader */
 /** @typedef {import("../types/client").WheelManifest} WheelManifest */
 /** @typedef {import("../types/client").ShockHost} ShockHost */
 
-(() => {
-  const params = new URLSearchParams(location.search);
-  const base = new URL("./", location.href).href;
-  const botDelay = Math.max(0, Number(params.get("bot-delay") ?? "0.6") || 0);
-  /**
-   * What loading took, and each bot decision's time in Python (window.shockHost.stats()).
-   * @type {{ started: number, steps: Record<string, number>, ready: number | null }}
-   */
-  const timing = { started: performance.now(), steps: {}, ready: null };
+import { t } from "./i18n.js";
+import { client } from "./shell.js";
 
+const params = new URLSearchParams(location.search);
+const base = new URL("./", location.href).href;
+const botDelay = Math.max(0, Number(params.get("bot-delay") ?? "0.6") || 0);
+/**
+ * What loading took, and each bot decision's time in Python (window.shockHost.stats()).
+ * @type {{ started: number, steps: Record<string, number>, ready: number | null }}
+ */
+const timing = { started: performance.now(), steps: {}, ready: null };
+
+/**
+ * Show where loading is in the page's connection badge (the shell's own badge).
+ * @param {string} text
+ * @param {string} state
+ */
+function badge(text, state) {
+  const node = document.getElementById("connection");
+  // The client's words when it knows the message (the shell writes the words of data-key
+  // again when the language changes).
+  const key = text.startsWith("local.") ? text : "";
+  if (key) text = t(key);
+  if (!node) return;
+  node.hidden = false;
+  node.textContent = text;
+  node.dataset.state = state;
+  node.dataset.key = key;
+}
+
+/** @returns {Promise<HostModule>} */
+async function load() {
   /**
-   * Show where loading is in the page's connection badge (app.js's own badge).
-   * @param {string} text
-   * @param {string} state
+   * @template T
+   * @param {string} name
+   * @param {string} label
+   * @param {() => Promise<T>} work
+   * @returns {Promise<T>}
    */
-  function badge(text, state) {
+  const step = async (name, label, work) => {
+    badge(label, "connecting");
+    const began = performance.now();
+    const result = await work();
+    timing.steps[name] = Math.round(performance.now() - began);
+    return result;
+  };
+  const pyodide = await step("python", "local.python", async () => {
+    // An import by address: tsc cannot see the module, client.d.ts says what it has.
+    const { loadPyodide } = /** @type {PyodideLoader} */ (await import(new URL("pyodide.mjs", base).href));
+    // indexURL: the runtime files; packageBaseUrl: where a package named in the lock file
+    // would come from (the lock lists none, and this keeps even that on this origin).
+    return loadPyodide({ indexURL: base, packageBaseUrl: base, packages: [] });
+  });
+  await step("wheels", "local.wheels", async () => {
+    /** @type {WheelManifest} */
+    const manifest = await fetchOk(new URL("wheels.json", base), {}).then((r) => r.json());
+    const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+    const files = await Promise.all(manifest.wheels.map(async (wheel) => {
+      // The browser checks each file against the hash the build wrote.
+      const answer = await fetchOk(new URL(wheel.file, base), { integrity: wheel.integrity });
+      return answer.arrayBuffer();
+    }));
+    for (const buffer of files) pyodide.unpackArchive(buffer, "wheel", { extractDir: site });
+    const hostText = await fetchOk(new URL("host.py", base), {}).then((r) => r.text());
+    pyodide.FS.writeFile(`${site}/shock_web_host.py`, hostText);
+  });
+  const host = await step("engine", "local.engine", async () => {
+    pyodide.runPython("import importlib; importlib.invalidate_caches()");
+    return pyodide.pyimport("shock_web_host");
+  });
+  timing.ready = Math.round(performance.now() - timing.started);
+  return host;
+}
+
+/**
+ * @param {URL} url
+ * @param {RequestInit} options
+ * @returns {Promise<Response>}
+ */
+async function fetchOk(url, options) {
+  const answer = await fetch(url, options);
+  if (!answer.ok) throw new Error(`${url.pathname}: HTTP ${answer.status}`);
+  return answer;
+}
+
+// Loading starts with the page, so that the engine is usually ready by the time the person
+// has chosen the seats.
+const engine = load();
+engine.then(
+  () => {
     const node = document.getElementById("connection");
-    // The client's words (i18n.js, loaded before this script) when it knows the message.
-    // (app.js writes the words of data-key again when the language changes)
-    const i18n = window.shockI18n;
-    const key = text.startsWith("local.") ? text : "";
-    if (i18n && key) text = i18n.t(key);
-    if (!node) return;
-    node.hidden = false;
-    node.textContent = text;
-    node.dataset.state = state;
-    node.dataset.key = key;
-  }
-
-  /** @returns {Promise<HostModule>} */
-  async function load() {
-    /**
-     * @template T
-     * @param {string} name
-     * @param {string} label
-     * @param {() => Promise<T>} work
-     * @returns {Promise<T>}
-     */
-    const step = async (name, label, work) => {
-      badge(label, "connecting");
-      const began = performance.now();
-      const result = await work();
-      timing.steps[name] = Math.round(performance.now() - began);
-      return result;
-    };
-    const pyodide = await step("python", "local.python", async () => {
-      // An import by address: tsc cannot see the module, client.d.ts says what it has.
-      const { loadPyodide } = /** @type {PyodideLoader} */ (await import(new URL("pyodide.mjs", base).href));
-      // indexURL: the runtime files; packageBaseUrl: where a package named in the lock file
-      // would come from (the lock lists none, and this keeps even that on this origin).
-      return loadPyodide({ indexURL: base, packageBaseUrl: base, packages: [] });
-    });
-    await step("wheels", "local.wheels", async () => {
-      /** @type {WheelManifest} */
-      const manifest = await fetchOk(new URL("wheels.json", base), {}).then((r) => r.json());
-      const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
-      const files = await Promise.all(manifest.wheels.map(async (wheel) => {
-        // The browser checks each file against the hash the build wrote.
-        const answer = await fetchOk(new URL(wheel.file, base), { integrity: wheel.integrity });
-        return answer.arrayBuffer();
-      }));
-      for (const buffer of files) pyodide.unpackArchive(buffer, "wheel", { extractDir: site });
-      const hostText = await fetchOk(new URL("host.py", base), {}).then((r) => r.text());
-      pyodide.FS.writeFile(`${site}/shock_web_host.py`, hostText);
-    });
-    const host = await step("engine", "local.engine", async () => {
-      pyodide.runPython("import importlib; importlib.invalidate_caches()");
-      return pyodide.pyimport("shock_web_host");
-    });
-    timing.ready = Math.round(performance.now() - timing.started);
-    return host;
-  }
-
-  /**
-   * @param {URL} url
-   * @param {RequestInit} options
-   * @returns {Promise<Response>}
-   */
-  async function fetchOk(url, options) {
-    const answer = await fetch(url, options);
-    if (!answer.ok) throw new Error(`${url.pathname}: HTTP ${answer.status}`);
-    return answer;
-  }
-
-  // Loading starts with the page, so that the engine is usually ready by the time the person
-  // has chosen the seats.
-  const engine = load();
-  engine.then(
-    () => {
-      const node = document.getElementById("connection");
-      // Only while the lobby shows: a table's own status is app.js's to show.
-      if (node && node.dataset.state === "connecting" && !client().table) {
-        badge("local.ready", "ready");
-      }
-    },
-    (exc) => {
-      console.error(exc);
-      badge("local.failed", "closed");
-    },
-  );
-
-  /** @returns {Partial<LocalClientState>} */
-  function client() {
-    return (window.shockClient && window.shockClient.client) || {};
-  }
-
-  /** Return the transport of one table in this page: app.js sends action messages, and gets
-   * the same view frames and error documents the server's WebSocket would send.
-   * @param {LocalGame} game
-   * @returns {LocalTransportType}
-   */
-  function localTransport(game) {
-    /** @type {LocalHandlers | null} */
-    let handlers = null;
-    /** @type {number | null} */
-    let timer = null;
-    let failed = false;
-
-    /** @param {string | undefined} text a frame or an error document of host.py */
-    function deliver(text) {
-      // host.py writes only view frames and error documents (its tests check them).
-      if (text && handlers) handlers.document(/** @type {LocalServerMessage} */ (JSON.parse(text)));
+    // Only while the lobby shows: a table's own status is the shell's to show.
+    if (node && node.dataset.state === "connecting" && !client.table) {
+      badge("local.ready", "ready");
     }
+  },
+  (exc) => {
+    console.error(exc);
+    badge("local.failed", "closed");
+  },
+);
 
-    /** @type {LocalErrorDocument} */
-    const broken = { schema: "shock-rules/2", type: "error", code: "internal_error", message: "internal error" };
+/** Return the transport of one table in this page: the shell sends action messages, and gets
+ * the same view frames and error documents the server's WebSocket would send.
+ * @param {LocalGame} game
+ * @returns {Transport}
+ */
+function localTransport(game) {
+  /** @type {TransportHandlers | null} */
+  let handlers = null;
+  /** @type {number | null} */
+  let timer = null;
+  let failed = false;
 
-    /** @param {unknown} exc */
-    function fail(exc) {
-      // As on the server: a table whose host failed stops, and its details stay out of the
-      // page (they go to the console).
-      failed = true;
-      console.error(exc);
-      if (handlers) handlers.document(broken);
-    }
+  /** @param {string | undefined} text a frame or an error document of host.py */
+  function deliver(text) {
+    // host.py writes only view frames and error documents (its tests check them).
+    if (text && handlers) handlers.document(/** @type {ServerMessage} */ (JSON.parse(text)));
+  }
 
-    /** Let the bots play, each after a pause (with a little jitter, as the server does), so
-     * that a person can follow; stop at a person's turn or the game's end. */
-    function pace() {
-      if (timer !== null) clearTimeout(timer);
+  /** @type {ErrorDocument} */
+  const broken = { schema: "shock-rules/2", type: "error", code: "internal_error", message: "internal error" };
+
+  /** @param {unknown} exc */
+  function fail(exc) {
+    // As on the server: a table whose host failed stops, and its details stay out of the
+    // page (they go to the console).
+    failed = true;
+    console.error(exc);
+    if (handlers) handlers.document(broken);
+  }
+
+  /** Let the bots play, each after a pause (with a little jitter, as the server does), so
+   * that a person can follow; stop at a person's turn or the game's end. */
+  function pace() {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (failed || game.bot_to_act() === undefined) return;
+    const delay = botDelay * 1000 * (0.75 + 0.5 * Math.random());
+    timer = setTimeout(() => {
       timer = null;
-      if (failed || game.bot_to_act() === undefined) return;
-      const delay = botDelay * 1000 * (0.75 + 0.5 * Math.random());
-      timer = setTimeout(() => {
-        timer = null;
+      try {
+        deliver(game.bot_step());
+      } catch (exc) {
+        fail(exc);
+        return;
+      }
+      pace();
+    }, delay);
+  }
+
+  return {
+    start(h) {
+      handlers = h;
+      h.status("open");
+      // The shell calls an open link "connected"; here there is no link, the game is local.
+      badge("local.here", "open");
+      deliver(game.frame());
+      pace();
+    },
+    send(doc) {
+      const text = JSON.stringify(doc);
+      if (failed) {
+        setTimeout(() => handlers && handlers.document(broken), 0);
+        return;
+      }
+      // Answered after the click's handler returns, as an answer from a server would be.
+      setTimeout(() => {
         try {
-          deliver(game.bot_step());
+          deliver(game.receive(text));
         } catch (exc) {
           fail(exc);
           return;
         }
         pace();
-      }, delay);
-    }
+      }, 0);
+    },
+  };
+}
 
-    return {
-      start(h) {
-        handlers = h;
-        h.status("open");
-        // app.js calls an open link "connected"; here there is no link, the game is local.
-        badge("local.here", "open");
-        deliver(game.frame());
-        pace();
-      },
-      send(doc) {
-        const text = JSON.stringify(doc);
-        if (failed) {
-          setTimeout(() => handlers && handlers.document(broken), 0);
-          return;
-        }
-        // Answered after the click's handler returns, as an answer from a server would be.
-        setTimeout(() => {
-          try {
-            deliver(game.receive(text));
-          } catch (exc) {
-            fail(exc);
-            return;
-          }
-          pace();
-        }, 0);
-      },
-    };
+/**
+ * The lobby's "Create table": a game in this page, with at most one person seat.
+ * @param {import("../types/client").TableRequest} body
+ * @returns {Promise<import("../types/client").LocalTable>}
+ */
+async function create(body) {
+  /** @type {HostModule} */
+  let host;
+  try {
+    host = await engine;
+  } catch (exc) {
+    throw new Error(`the engine failed to load (${/** @type {Error} */ (exc).message})`);
   }
-
-  /**
-   * The lobby's "Create table": a game in this page, with at most one person seat.
-   * @param {import("../types/client").TableRequest} body
-   * @returns {Promise<import("../types/client").LocalTable>}
-   */
-  async function create(body) {
-    /** @type {HostModule} */
-    let host;
-    try {
-      host = await engine;
-    } catch (exc) {
-      throw new Error(`the engine failed to load (${/** @type {Error} */ (exc).message})`);
-    }
-    /** @type {LocalGame | string} */
-    let made;
-    try {
-      made = host.make_table(JSON.stringify(body));
-    } catch (exc) {
-      console.error(exc); // a bug: its traceback is for the console, not the lobby
-      throw new Error("internal error");
-    }
-    if (typeof made === "string") throw new Error(made);
-    if (window.shockHost) window.shockHost.game = made;
-    return { table: made.id, transport: localTransport(made) };
+  /** @type {LocalGame | string} */
+  let made;
+  try {
+    made = host.make_table(JSON.stringify(body));
+  } catch (exc) {
+    console.error(exc); // a bug: its traceback is for the console, not the lobby
+    throw new Error("internal error");
   }
+  if (typeof made === "string") throw new Error(made);
+  if (window.shockHost) window.shockHost.game = made;
+  return { table: made.id, transport: localTransport(made) };
+}
 
-  /**
-   * What loading took and how long the bots thought (ms).
-   * @type {ShockHost["stats"]}
-   */
-  function stats() {
-    const game = window.shockHost ? window.shockHost.game : null;
-    /** @type {ReturnType<ShockHost["stats"]>["thinking"]} */
-    const thinking = {};
-    if (game) {
-      const proxy = game.thinking;
-      const all = proxy.toJs({ dict_converter: Object.fromEntries });
-      proxy.destroy();
-      for (const [name, times] of Object.entries(all)) {
-        const ms = times.map((t) => t * 1000);
-        thinking[name] = {
-          decisions: ms.length,
-          mean: ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length),
-          max: Math.max(0, ...ms),
-        };
-      }
-    }
-    return { load: { ...timing.steps, ready: timing.ready }, thinking };
-  }
-
-  /** @param {string} seed */
-  async function selftest(seed) {
-    const body = document.body;
-    try {
-      if (!/^-?\d{1,18}$/.test(seed)) throw new Error(`the seed must be an integer, not ${seed}`);
-      const host = await engine;
-      body.dataset.scores = host.selftest(BigInt(seed));
-      body.dataset.selftest = "ok";
-      badge(`self-test ok: scores ${body.dataset.scores}`, "ready");
-    } catch (exc) {
-      const error = /** @type {{ message?: unknown }} */ (exc);
-      body.dataset.error = String(error && error.message ? error.message : error);
-      body.dataset.selftest = "error";
-      badge("self-test failed", "closed");
+/**
+ * What loading took and how long the bots thought (ms).
+ * @type {ShockHost["stats"]}
+ */
+function stats() {
+  const game = window.shockHost ? window.shockHost.game : null;
+  /** @type {ReturnType<ShockHost["stats"]>["thinking"]} */
+  const thinking = {};
+  if (game) {
+    const proxy = game.thinking;
+    const all = proxy.toJs({ dict_converter: Object.fromEntries });
+    proxy.destroy();
+    for (const [name, times] of Object.entries(all)) {
+      const ms = times.map((t) => t * 1000);
+      thinking[name] = {
+        decisions: ms.length,
+        mean: ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length),
+        max: Math.max(0, ...ms),
+      };
     }
   }
+  return { load: { ...timing.steps, ready: timing.ready }, thinking };
+}
 
-  window.shockHost = { create, stats, engine, game: null };
-  if (params.has("selftest")) selftest(String(params.get("selftest")));
-})();
+/** @param {string} seed */
+async function selftest(seed) {
+  const body = document.body;
+  try {
+    if (!/^-?\d{1,18}$/.test(seed)) throw new Error(`the seed must be an integer, not ${seed}`);
+    const host = await engine;
+    body.dataset.scores = host.selftest(BigInt(seed));
+    body.dataset.selftest = "ok";
+    badge(`self-test ok: scores ${body.dataset.scores}`, "ready");
+  } catch (exc) {
+    const error = /** @type {{ message?: unknown }} */ (exc);
+    body.dataset.error = String(error && error.message ? error.message : error);
+    body.dataset.selftest = "error";
+    badge("self-test failed", "closed");
+  }
+}
+
+window.shockHost = { create, stats, engine, game: null };
+if (params.has("selftest")) selftest(String(params.get("selftest")));
