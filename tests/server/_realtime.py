@@ -105,6 +105,10 @@ class RealTimeSeat:
                 await self._changed.wait()
         return self.view
 
+    async def after(self, step: int) -> dict[str, Any]:
+        """Return the latest view once it is past ``step`` (or the game is over)."""
+        return await self.until(lambda v: v["step"] > step or v["phase"] == "over")
+
     async def error(self) -> dict[str, Any]:
         """Return the first error document (waiting for it)."""
         async with asyncio.timeout(TIMEOUT):

@@ -39,16 +39,16 @@ async def to_a_match(seats: list[RealTimeSeat]) -> int:
     """Have the seat to move turn up cards until a match shows, every seat seeing each step;
     return the step of the view that shows it."""
     while True:
-        step = max(s.view["step"] for s in seats)
+        step: int = max(s.view["step"] for s in seats)
         for s in seats:
-            await s.until(lambda v: v["step"] >= step)
+            await s.after(step - 1)
         view = seats[0].view
         if match_shows(view):
             return step
         mover = view["to_move"]
         assert view["phase"] == "play" and mover is not None, view
         await seats[mover].send(f"{mover} flip", step)
-        await seats[mover].until(lambda v: v["step"] > step)
+        await seats[mover].after(step)
 
 
 # -- tables --------------------------------------------------------------------------------
@@ -112,7 +112,7 @@ def test_people_and_reaction_bots_play_one_table_to_the_end(server: LiveServer) 
         async with RealTimeSeat(server.ws_url, made["table"], token) as me:
             acted = -1
             while me.view["phase"] != "over":
-                view = await me.until(lambda v: v["step"] > acted or v["phase"] == "over")
+                view = await me.after(acted)
                 legal = [a["notation"] for a in view["legal_actions"]]
                 pick = next((a for a in legal if "award" in a), None)
                 if pick is None and match_shows(view) and "0 slap" in legal:
@@ -142,7 +142,7 @@ def test_two_people_race_to_slap_and_exactly_one_wins(server: LiveServer) -> Non
     made = server.create(3, {}, game="melvin")
     tokens = [s["token"] for s in made["seats"]]
 
-    async def race() -> tuple[list[RealTimeSeat], int]:
+    async def race() -> list[RealTimeSeat]:
         async with (RealTimeSeat(server.ws_url, made["table"], tokens[0]) as zero,
                     RealTimeSeat(server.ws_url, made["table"], tokens[1]) as one,
                     RealTimeSeat(server.ws_url, made["table"], tokens[2]) as two):
@@ -154,9 +154,9 @@ def test_two_people_race_to_slap_and_exactly_one_wins(server: LiveServer) -> Non
             loser = one if zero.view["award_winner"] == 0 else zero
             await loser.error()
             await asyncio.sleep(0.2)  # nothing more is said to anyone
-            return seats, step
+            return seats
 
-    seats, step = asyncio.run(race())
+    seats = asyncio.run(race())
     winner = seats[0].view["award_winner"]
     assert winner in (0, 1)
     loser = 1 - winner
@@ -207,7 +207,7 @@ def test_flooding_slaps_costs_a_lockout(tmp_path: Path) -> None:
                 for _ in range(3):  # each on its latest view: a wrong slap each
                     step = me.view["step"]
                     await me.send("0 slap", step)
-                    await me.until(lambda v: v["step"] > step)
+                    await me.after(step)
                 for _ in range(2):
                     await me.send("0 slap", me.view["step"])
                 await me.until(lambda v: len(me.errors) >= 2)
@@ -238,7 +238,7 @@ def _resume(server: LiveServer) -> None:
             view = await me.until(lambda v: "0 flip" in [a["notation"]
                                                          for a in v["legal_actions"]])
             await me.send("0 flip", view["step"])
-            view = await me.until(lambda v: v["step"] > view["step"])
+            view = await me.after(view["step"])
             return view
 
     seen = asyncio.run(before())
@@ -252,7 +252,7 @@ def _resume(server: LiveServer) -> None:
             view = await me.until(lambda v: "0 flip" in [a["notation"]
                                                          for a in v["legal_actions"]])
             await me.send("0 flip", view["step"])
-            await me.until(lambda v: v["step"] > view["step"])
+            await me.after(view["step"])
             return me
 
     me = asyncio.run(after())
