@@ -653,12 +653,18 @@ class LiveTable:
             plans.append((reaction, seat, action))
         return sorted(plans, key=lambda plan: plan[:2])
 
-    async def stop(self) -> None:
-        """Stop the bots (the server is shutting down)."""
-        self.stopped = True
+    def _stop_races(self) -> None:
+        """Forget the race held open: no timer settles it any more."""
         if self._race_timer is not None:
             self._race_timer.cancel()
             self._race_timer = None
+        if self._settling is not None and self._settling is not asyncio.current_task():
+            self._settling.cancel()
+
+    async def stop(self) -> None:
+        """Stop the bots (the server is shutting down)."""
+        self.stopped = True
+        self._stop_races()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -800,6 +806,7 @@ class LiveTable:
     def drop(self) -> None:
         """Mark the table dropped and close its connections (as for an unknown table)."""
         self.dropped = True
+        self._stop_races()
         self._release()
         for conn in list(self.connections):
             conn.gone = True
