@@ -103,30 +103,31 @@ def test_reaction_bots_play_a_melvin_table_to_the_end(server: LiveServer) -> Non
     assert mk.is_terminal(final) and final.step == spectator.view["step"]
 
 
-def test_people_and_reaction_bots_play_one_table_to_the_end(server: LiveServer) -> None:
-    made = server.create(3, {"1": "reaction", "2": "reaction:0.3"}, game="melvin")
-    token = made["seats"][0]["token"]
-
+def play_seat_zero(server: LiveServer, table: str, token: str) -> RealTimeSeat:
+    """Play seat 0 to the end: it turns up its cards, slaps a match it sees, and keeps the
+    first Gem card it is offered."""
     async def play() -> RealTimeSeat:
-        # The person turns up its cards, slaps a match it sees, and keeps the best Gem card.
-        async with RealTimeSeat(server.ws_url, made["table"], token) as me:
+        async with RealTimeSeat(server.ws_url, table, token) as me:
             acted = -1
             while me.view["phase"] != "over":
                 view = await me.after(acted)
+                acted = view["step"]
                 legal = [a["notation"] for a in view["legal_actions"]]
                 pick = next((a for a in legal if "award" in a), None)
                 if pick is None and match_shows(view) and "0 slap" in legal:
                     pick = "0 slap"
                 if pick is None and "0 flip" in legal:
                     pick = "0 flip"
-                if pick is not None and view["phase"] != "over":
-                    acted = view["step"]
+                if pick is not None:
                     await me.send(pick, acted)
-                else:
-                    acted = view["step"]
             return me
 
-    me = asyncio.run(play())
+    return asyncio.run(play())
+
+
+def test_people_and_reaction_bots_play_one_table_to_the_end(server: LiveServer) -> None:
+    made = server.create(3, {"1": "reaction", "2": "reaction:0.3"}, game="melvin")
+    me = play_seat_zero(server, made["table"], made["seats"][0]["token"])
     assert me.view["end_reason"] is not None
     assert any(e["event"] == "CardTurnedUp" and e["seat"] == 0 for e in me.events)
     # Races lost to the bots, and (bots acting at once, no --bot-delay) slaps faster than a
@@ -281,6 +282,25 @@ def test_melvin_tables_in_a_postgresql_store(tmp_path: Path, postgres_db: str) -
         _resume(server)
     finally:
         server.stop()
+
+
+def test_a_melvin_table_played_through_two_processes_sharing_postgresql(
+        tmp_path: Path, postgres_db: str) -> None:
+    # The bots race on the process holding the table's lease; the person plays through the
+    # other one: a step stored first by either process is the other's too.
+    one = LiveServer(tmp_path, db=postgres_db, name="one").start()
+    two = LiveServer(tmp_path, db=postgres_db, name="two").start()
+    try:
+        made = one.create(3, {"1": "reaction", "2": "random"}, game="melvin")
+        me = play_seat_zero(two, made["table"], made["seats"][0]["token"])
+        status, spectator = one.get(f"/api/tables/{made['table']}")
+    finally:
+        one.stop()
+        two.stop()
+    assert me.view["end_reason"] is not None
+    assert any(e["event"] == "CardTurnedUp" and e["seat"] == 0 for e in me.events)
+    assert {e["code"] for e in me.errors} <= {"too_late", "stale_step", "too_fast"}, me.errors
+    assert status == 200 and spectator["step"] == me.view["step"]
 
 
 # -- the race policy, with injected latency ----------------------------------------------------
