@@ -36,7 +36,8 @@ def _missing(modules: tuple[str, ...], tools: tuple[str, ...] = ()) -> str | Non
 
 
 MISSING: Final = _missing(("selenium", "uvicorn", "starlette", "websockets"))
-#: The tests of the in-browser build (test_web.py) run no server, but build web/ with npm.
+#: The tests of the in-browser build (test_web.py, test_web_melvin.py) run no server, but build
+#: web/ with npm.
 MISSING_WEB: Final = _missing(("selenium",), ("node", "npm"))
 #: The test of the documentation's pictures (test_docs_pictures.py) builds the docs.
 MISSING_DOCS: Final = _missing(("selenium", "sphinx", "myst_parser", "furo"))
@@ -47,8 +48,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     here = Path(__file__).parent
     for item in items:
         if here in item.path.parents:
-            reason = {"test_web.py": MISSING_WEB, "test_docs_pictures.py": MISSING_DOCS}.get(
-                item.path.name, MISSING)
+            reason = {"test_web.py": MISSING_WEB, "test_web_melvin.py": MISSING_WEB,
+                      "test_docs_pictures.py": MISSING_DOCS}.get(item.path.name, MISSING)
             if reason is not None:
                 item.add_marker(pytest.mark.skip(reason=reason))
 

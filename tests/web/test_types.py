@@ -118,14 +118,20 @@ def bad_documents(documents: Path, tmp_path: Path) -> Iterator[Path]:
 
 def test_the_types_are_generated_from_the_schemas_and_up_to_date() -> None:
     out = passed(node("scripts/types.mjs", "--check"))
-    assert "up to date" in out
-    text = (WEB / "types" / "protocol.d.ts").read_text("utf-8")
-    for name in ("ShockProtocol", "ViewDocument", "ActionDocument", "EventsDocument",
-                 "ErrorDocument", "StateDocument", "RecordDocument", "ConfigDocument", "Event",
-                 "SteppedEvent", "LegalAction", "Card", "Phase"):
-        assert f"export type {name} " in text or f"export interface {name} " in text, name
-    code = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)  # the doc comments may say "any"
-    assert not re.search(r"\b(any|unknown)\b", code)
+    assert "protocol.d.ts is up to date" in out and "melvin.d.ts is up to date" in out
+    # The protocol's documents, and the Melvin Vs. Kronk documents a client reads and sends.
+    for file, names in (
+        ("protocol.d.ts", ("ShockProtocol", "ViewDocument", "ActionDocument", "EventsDocument",
+                           "ErrorDocument", "StateDocument", "RecordDocument", "ConfigDocument",
+                           "Event", "SteppedEvent", "LegalAction", "Card", "Phase")),
+        ("melvin.d.ts", ("MelvinProtocol", "MelvinViewDocument", "MelvinEventsDocument",
+                         "MelvinActionDocument", "MelvinEvent", "MelvinAction", "MelvinPhase")),
+    ):
+        text = (WEB / "types" / file).read_text("utf-8")
+        for name in names:
+            assert f"export type {name} " in text or f"export interface {name} " in text, name
+        code = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)  # the doc comments may say "any"
+        assert not re.search(r"\b(any|unknown)\b", code), file
 
 
 def test_a_stale_file_and_a_loose_schema_are_caught(tmp_path: Path) -> None:
@@ -136,6 +142,14 @@ def test_a_stale_file_and_a_loose_schema_are_caught(tmp_path: Path) -> None:
     (schemas / "error.json").write_text(json.dumps(error))
     stale = node("scripts/types.mjs", "--check", "--schemas", schemas)
     assert stale.returncode == 1 and "out of date" in stale.stderr, stale
+    # Melvin's schemas too: a change that the generated file does not follow.
+    melvin = tmp_path / "melvin"
+    shutil.copytree(ROOT / "src" / "shock_rules" / "melvin" / "schemas", melvin)
+    view = json.loads((melvin / "view.json").read_text("utf-8"))
+    view["description"] = "Changed."
+    (melvin / "view.json").write_text(json.dumps(view))
+    drift = node("scripts/types.mjs", "--check", "--game", "melvin", "--schemas", melvin)
+    assert drift.returncode == 1 and "melvin.d.ts is out of date" in drift.stderr, drift
     del error["additionalProperties"]
     (schemas / "error.json").write_text(json.dumps(error))
     loose = node("scripts/types.mjs", "--check", "--schemas", schemas)
@@ -197,17 +211,21 @@ def test_a_client_reading_what_a_view_lacks_is_refused(tmp_path: Path) -> None:
         (tmp_path / name).write_text(text, "utf-8")
     passed(tsc("-p", tmp_path))
 
-    shell = copies["shell.js"].replace("String(view.step)", "String(view.turn)", 1)
+    # Shock!'s view and events, Melvin's view.
+    shock = copies["shock.js"].replace("n: view.deck_size", "n: view.deck_count", 1)
     cards = copies["shock-cards.js"].replace("gems: gems(e.banked)", "gems: gems(e.gems)", 1)
-    assert shell.count("view.turn") == 1 and "gems(e.banked)" not in cards
-    (tmp_path / "shell.js").write_text(shell, "utf-8")
-    (tmp_path / "shock-cards.js").write_text(cards, "utf-8")
+    melvin = copies["melvin.js"].replace("view.gem_deck_size", "view.gem_deck", 1)
+    assert "view.deck_count" in shock and "gems(e.banked)" not in cards
+    assert "view.gem_deck_size" not in melvin
+    for name, text in (("shock.js", shock), ("shock-cards.js", cards), ("melvin.js", melvin)):
+        (tmp_path / name).write_text(text, "utf-8")
     result = tsc("-p", tmp_path)
     assert result.returncode != 0, result
     errors = result.stdout
-    assert "Property 'turn' does not exist on type 'ViewDocument'" in errors, errors
+    assert "Property 'deck_count' does not exist on type 'ViewDocument'" in errors, errors
     assert "Property 'gems' does not exist on type 'Withdrew'" in errors, errors
-    assert errors.count("error TS") == 2, errors
+    assert "Property 'gem_deck' does not exist on type 'MelvinViewDocument'" in errors, errors
+    assert errors.count("error TS") == 3, errors
 
 
 # -- real documents -----------------------------------------------------------------------

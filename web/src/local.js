@@ -8,9 +8,11 @@
 // in wheels.json (this package and its dependencies), unpacked straight into site-packages
 // (no micropip, no package index), then host.py, the Python side of the host.
 //
-// Query parameters: ?bot-delay=SECONDS paces the bots (default 0.6, as `shock-rules serve`);
-// ?selftest=SEED plays random_playout(GameConfig(players=4), random.Random(SEED)) and sets
-// <body data-selftest="ok" data-scores="a,b,c,d"> (or data-selftest="error" data-error="...").
+// Query parameters: ?bot-delay=SECONDS paces Shock!'s bots (default 0.6, as `shock-rules
+// serve`; Melvin's bots act when they react, as fast as the lobby chose); ?selftest=SEED plays
+// random_playout(GameConfig(players=4), random.Random(SEED)) (of Melvin Vs. Kronk with
+// &game=melvin) and sets <body data-selftest="ok" data-scores="a,b,c,d"> (or
+// data-selftest="error" data-error="...").
 // @ts-check
 
 // Checked by tsc against the client's types (web/: `npm run typecheck:client`). In web/dist
@@ -24,6 +26,7 @@
 /** @typedef {import("../types/client").PyodideLoader} PyodideLoader */
 /** @typedef {import("../types/client").WheelManifest} WheelManifest */
 /** @typedef {import("../types/client").ShockHost} ShockHost */
+/** @typedef {import("../types/client").BotPlan} BotPlan */
 
 import { t } from "./i18n.js";
 import { client } from "./shell.js";
@@ -139,10 +142,18 @@ function localTransport(game) {
   let timer = null;
   let failed = false;
 
-  /** @param {string | undefined} text a frame or an error document of host.py */
+  /**
+   * Hand the shell a frame or an error document of host.py; return whether it was a frame (the
+   * table changed).
+   * @param {string | undefined} text
+   * @returns {boolean}
+   */
   function deliver(text) {
+    if (!text) return false;
     // host.py writes only view frames and error documents (its tests check them).
-    if (text && handlers) handlers.document(/** @type {ServerMessage} */ (JSON.parse(text)));
+    const doc = /** @type {ServerMessage} */ (JSON.parse(text));
+    if (handlers) handlers.document(doc);
+    return doc.type === "view";
   }
 
   /** @type {ErrorDocument} */
@@ -158,8 +169,13 @@ function localTransport(game) {
   }
 
   /** Let the bots play, each after a pause (with a little jitter, as the server does), so
-   * that a person can follow; stop at a person's turn or the game's end. */
+   * that a person can follow; stop at a person's turn or the game's end. A real-time game's
+   * bots act when they react instead (plan). */
   function pace() {
+    if (game.realtime) {
+      plan();
+      return;
+    }
     if (timer !== null) clearTimeout(timer);
     timer = null;
     if (failed || game.bot_to_act() === undefined) return;
@@ -174,6 +190,52 @@ function localTransport(game) {
       }
       pace();
     }, delay);
+  }
+
+  // ---- A real-time game (Melvin Vs. Kronk, M5): after every change each bot that may act
+  // decides on its view and says how fast it reacts; a timer per bot applies its action then,
+  // unless the table moved on meanwhile (a change clears the timers, and the bots decide
+  // again on the new view). The person's actions go through receive() as they arrive.
+
+  /** @type {Map<number, number>} */
+  const bots = new Map();
+  /** @type {number | null} */
+  let planning = null;
+
+  function plan() {
+    for (const id of bots.values()) clearTimeout(id);
+    bots.clear();
+    if (planning !== null) clearTimeout(planning);
+    planning = null;
+    if (failed) return;
+    // After the page drew the new view: the person's view comes before the bots' thinking.
+    planning = setTimeout(() => {
+      planning = null;
+      /** @type {BotPlan[]} */
+      let plans;
+      try {
+        plans = JSON.parse(game.bot_plans());
+      } catch (exc) {
+        fail(exc);
+        return;
+      }
+      for (const { seat, delay, step } of plans) {
+        bots.set(seat, setTimeout(() => {
+          bots.delete(seat);
+          /** @type {string | undefined} */
+          let text;
+          try {
+            text = game.bot_act(seat, step);
+          } catch (exc) {
+            fail(exc);
+            return;
+          }
+          // undefined: the table moved on since the bot decided; it decides again (plan).
+          deliver(text);
+          plan();
+        }, delay * 1000));
+      }
+    }, 0);
   }
 
   return {
@@ -193,13 +255,15 @@ function localTransport(game) {
       }
       // Answered after the click's handler returns, as an answer from a server would be.
       setTimeout(() => {
+        let changed = false;
         try {
-          deliver(game.receive(text));
+          changed = deliver(game.receive(text));
         } catch (exc) {
           fail(exc);
           return;
         }
-        pace();
+        // A refused action changes nothing: the bots' timers run on.
+        if (changed) pace();
       }, 0);
     },
   };
@@ -255,13 +319,19 @@ function stats() {
   return { load: { ...timing.steps, ready: timing.ready }, thinking };
 }
 
-/** @param {string} seed */
-async function selftest(seed) {
+/**
+ * Play a random game of `game` ("shock" or "melvin") from `seed` and show its scores on the
+ * page's body (data-selftest, data-scores), for a test to compare with CPython's.
+ * @param {string} seed
+ * @param {string} game
+ */
+async function selftest(seed, game) {
   const body = document.body;
   try {
     if (!/^-?\d{1,18}$/.test(seed)) throw new Error(`the seed must be an integer, not ${seed}`);
+    if (game !== "shock" && game !== "melvin") throw new Error(`no game ${game}`);
     const host = await engine;
-    body.dataset.scores = host.selftest(BigInt(seed));
+    body.dataset.scores = host.selftest(BigInt(seed), game);
     body.dataset.selftest = "ok";
     badge(`self-test ok: scores ${body.dataset.scores}`, "ready");
   } catch (exc) {
@@ -273,4 +343,4 @@ async function selftest(seed) {
 }
 
 window.shockHost = { create, stats, engine, game: null };
-if (params.has("selftest")) selftest(String(params.get("selftest")));
+if (params.has("selftest")) selftest(String(params.get("selftest")), params.get("game") ?? "shock");

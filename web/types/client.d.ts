@@ -24,14 +24,20 @@ import type {
   Variant,
   ViewDocument,
 } from "./protocol";
+import type {
+  MelvinAction,
+  MelvinEvent,
+  MelvinEventsDocument,
+  MelvinViewDocument,
+} from "./melvin";
 
 /** What `shock-rules serve` (or the in-page host) sends a seat after every step: the seat's
  * view and the events it has not been told about yet. */
 export interface ViewFrame {
   type: "view";
   seat: SeatOrNull;
-  view: ViewDocument;
-  events: SteppedEvent[];
+  view: GameView;
+  events: SteppedGameEvent[];
 }
 
 /** What `shock-rules serve` sends a seat's connections whenever the number of connections
@@ -44,7 +50,7 @@ export interface SeatFrame {
 
 /** A message a transport hands the client: a view frame, a seat frame, or a protocol document
  * (an error document when an action is refused, an events document). */
-export type ServerMessage = ViewFrame | SeatFrame | ShockProtocol;
+export type ServerMessage = ViewFrame | SeatFrame | ShockProtocol | MelvinEventsDocument;
 
 /** The first message of a seat's WebSocket to `shock-rules serve`: the seat's token (never in
  * the URL). */
@@ -57,7 +63,7 @@ export interface HelloMessage {
  * with the step of the view it was chosen on. */
 export interface ActionMessage {
   type: "action";
-  action: LegalAction;
+  action: GameAction;
   step: Step;
 }
 
@@ -81,11 +87,19 @@ export interface Transport {
   retoken?(token: string): void;
 }
 
-/** A view document of any game the client shows. */
-export type GameView = ViewDocument;
+/** A view document of any game the client shows: Shock!'s (no "game") or Melvin Vs. Kronk's
+ * ("game": "melvin"). */
+export type GameView = ViewDocument | MelvinViewDocument;
 
 /** An event of any game the client shows (with its step, in views and frames). */
-export type GameEvent = Event;
+export type GameEvent = Event | MelvinEvent;
+
+/** An event with the step that caused it, as a frame lists them. */
+export type SteppedGameEvent = SteppedEvent | (MelvinEvent & { step: Step });
+
+/** A legal action of any game's view, or its notation (Melvin's client sends the notation,
+ * which every host reads): what the client sends back. */
+export type GameAction = LegalAction | MelvinAction | string;
 
 /** The client's state (window.shockClient.client). */
 export interface ClientState {
@@ -119,7 +133,7 @@ export interface TableKey {
 }
 
 /**
- * One game's part of the browser client (shock.js: Shock!). The shell (shell.js) keeps the
+ * One game's part of the browser client (shock.js: Shock!; melvin.js: Melvin Vs. Kronk). The shell (shell.js) keeps the
  * client's state, the transport, the status and turn lines, the log, the game-over panel, the
  * keys' help and the lobby; it picks the module whose `name` is the view document's "game"
  * ("shock" for Shock!'s documents, which have none) and asks it for the rest. Words are i18n
@@ -133,6 +147,9 @@ export interface GameModule {
   readonly board: string;
   /** The page title's key, with a {table} hole ("title.table"). */
   readonly title: string;
+  /** The game's name in the page's header: its first word, and the rest ("Shock!",
+   * "Knights & Poisons"). */
+  readonly heading: readonly [string, string];
   /** The keys' help, one i18n key a line. */
   readonly help: readonly string[];
   /** The key of the standings' score column's head. */
@@ -153,6 +170,9 @@ export interface GameModule {
   scoreText(score: number): string;
   /** A word beside a seat in the standings ("" for none). */
   standingNote(view: GameView, seat: Seat): string;
+  /** Whether a seat could win (a seat out of the game ranks after every seat in it, whatever
+   * its score: Melvin's eliminated players, M15). */
+  contends(view: GameView, seat: Seat): boolean;
   /** The log's lines for every event seen, ordered by step. */
   logLines(events: readonly GameEvent[]): LogLine[];
   /** A key pressed at the table (Escape too, after the shell closed the help). */
@@ -161,6 +181,8 @@ export interface GameModule {
   reset(): void;
   /** The lobby's choices for "Play again" of a table this tab did not create (a query). */
   lobbyChoices(view: GameView): Record<string, string>;
+  /** A refusal in words (the host's message when the module has none better). */
+  errorText(error: ErrorDocument): string;
 }
 
 /** A chest card taken apart: a poison card's type (null for a gem card) and its gems. */
@@ -220,22 +242,37 @@ export interface ThinkingProxy extends PyProxy {
 export interface LocalGame {
   readonly id: string;
   readonly thinking: ThinkingProxy;
+  /** Whether the game is real-time (Melvin Vs. Kronk): its bots act by bot_plans/bot_act. */
+  readonly realtime: boolean;
   frame(): string;
   receive(text: string): string;
   /** The name of the bot whose turn it is (Python's None: undefined). */
   bot_to_act(): string | undefined;
   /** The new frame after a bot's move (undefined: no bot's turn). */
   bot_step(): string | undefined;
+  /** What the bots of a real-time game will do: a JSON list of BotPlan. */
+  bot_plans(): string;
+  /** The new frame after the planned action of the bot of `seat` at `step` (undefined: the
+   * table moved on, or the bot waits). */
+  bot_act(seat: number, step: number): string | undefined;
   is_over(): boolean;
   record(): string;
+}
+
+/** A bot of a real-time game that will act on the table as it is: after `delay` seconds (its
+ * reaction), if the table is still at `step`. */
+export interface BotPlan {
+  seat: Seat;
+  delay: number;
+  step: Step;
 }
 
 /** web/src/host.py, the Python side of the in-page host. */
 export interface HostModule {
   /** A new game, or the reason the request is wrong. */
   make_table(body: string): LocalGame | string;
-  /** The scores of a random playout, "a,b,c,d". */
-  selftest(seed: bigint): string;
+  /** The scores of a random playout of `game` ("shock" or "melvin"), "a,b,c,d". */
+  selftest(seed: bigint, game: string): string;
 }
 
 /** The Pyodide runtime (only what local.js uses). */
@@ -290,8 +327,11 @@ export type TablesAnswer =
 
 /** The body of the lobby's "Create table". */
 export interface TableRequest {
+  /** The game ("shock" when absent; "melvin"). */
+  game?: string;
   players: number;
-  variant: string;
+  /** Shock!'s variant (Melvin Vs. Kronk has none). */
+  variant?: string;
   bots: Record<string, string>;
   /** Whether the lobby lists the table (`shock-rules serve` only). */
   listed?: boolean;

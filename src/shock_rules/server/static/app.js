@@ -10,16 +10,19 @@
 //   socket.js    the WebSocket transport to `shock-rules serve`
 //   lobby.js     the lobby's form and its open tables; created.js, the tables this tab made
 //   shock.js     Shock!'s table (shock-cards.js: its cards, words and odds)
+//   melvin.js    Melvin Vs. Kronk's table (melvin-words.js: its words)
 //   i18n.js      the words; dom.js, the page's elements
 // @ts-check
 
 import { chestOdds, describe, fractionText, parseChestCard } from "./shock-cards.js";
+import { MELVIN } from "./melvin.js";
 import { SHOCK } from "./shock.js";
 import { openLobby } from "./lobby.js";
 import { client, connect, receive, registerGame, send, startTable } from "./shell.js";
 import { socketTransport } from "./socket.js";
 
 registerGame(SHOCK);
+registerGame(MELVIN);
 
 function start() {
   const params = new URLSearchParams(location.search);

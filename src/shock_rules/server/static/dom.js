@@ -8,7 +8,8 @@
  *   "create-form": HTMLFormElement, "spectate-link": HTMLAnchorElement, listed: HTMLInputElement,
  *   "to-lobby": HTMLAnchorElement, again: HTMLButtonElement, "replace-link": HTMLButtonElement,
  *   "rules-link": HTMLAnchorElement, "gone-watch": HTMLAnchorElement,
- *   "gone-back": HTMLAnchorElement }} PageElements
+ *   "gone-back": HTMLAnchorElement, game: HTMLSelectElement, speed: HTMLSelectElement,
+ *   "melvin-flip": HTMLButtonElement, "melvin-slap": HTMLButtonElement }} PageElements
  */
 /**
  * The type of the page's element `K`: PageElements' when it names it, else HTMLElement.

@@ -5,7 +5,8 @@
 //
 // An ES module: `t(key, params)` gives a message in the page's language, `setLang`,
 // `language()` and `LANGUAGES` choose and tell it, `onChange` calls back on a switch; the
-// page's fixed text (data-i18n="key") is translated here.
+// page's fixed text (data-i18n="key") is translated here. A game's module adds its own words
+// (`addMessages`).
 // @ts-check
 /** @typedef {import("../../../../web/types/client").Message} Message */
 /** @typedef {import("../../../../web/types/client").MessageParams} MessageParams */
@@ -466,7 +467,10 @@ function applyStatic() {
   if (select) select.value = lang;
 }
 
+let started = false;
+
 function start() {
+  started = true;
   document.documentElement.lang = lang;
   const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("lang"));
   if (select) {
@@ -480,6 +484,14 @@ function start() {
     select.addEventListener("change", () => setLang(select.value));
   }
   applyStatic();
+}
+
+/** Add a game's words (one table per language, as this module's; melvin-words.js), and
+ * translate the page's fixed text again with them.
+ * @param {Record<string, Record<string, Message>>} tables */
+export function addMessages(tables) {
+  for (const code of LANGUAGES) Object.assign(MESSAGES[code], tables[code] ?? {});
+  if (started) applyStatic();
 }
 
 /** Return the page's language now ("en", "pt-BR").

@@ -1,6 +1,7 @@
-// The lobby: the form of a new table (players, variant, who sits where), the list of open
-// tables of `shock-rules serve`, and the rules link. A table is created at the server, or in
-// this page when the in-browser build's host is there (window.shockHost).
+// The lobby: the form of a new table (the game, players, variant or bots' speed, who sits
+// where), the list of open tables of `shock-rules serve`, and the rules link. A table is
+// created at the server, or in this page when the in-browser build's host is there
+// (window.shockHost), which plays either game.
 // @ts-check
 /** @typedef {import("../../../../web/types/client").TableRequest} TableRequest */
 /** @typedef {import("../../../../web/types/client").OpenTable} OpenTable */
@@ -11,8 +12,41 @@ import { $, el } from "./dom.js";
 import { onChange, t } from "./i18n.js";
 import { client, connect } from "./shell.js";
 
-/** The bots a seat of Shock! may have. */
-const BOTS = ["random", "heuristic", "mcts"];
+/** Each game's choices: its numbers of players, the bots a seat may have (the first is a
+ * new seat's), and whether it has variants (Shock!) or its bots a speed (Melvin Vs. Kronk's
+ * reaction bots, by their mean reaction time in seconds: "reaction:0.6"). */
+const GAMES = {
+  shock: { players: [3, 4, 5], bots: ["heuristic", "random", "mcts"], variants: true, speed: false },
+  melvin: { players: [3, 4, 5, 6], bots: ["reaction"], variants: false, speed: true },
+};
+
+/** Return the games this lobby offers: both in the page; Shock! at a server.
+ * @returns {(keyof typeof GAMES)[]} */
+function offered() {
+  return window.shockHost ? ["shock", "melvin"] : ["shock"];
+}
+
+/** Return the game chosen in the form. */
+function chosenGame() {
+  return $("game").value === "melvin" ? GAMES.melvin : GAMES.shock;
+}
+
+/** Offer the chosen game's choices: its numbers of players (the one chosen kept when it
+ * fits), its variants or its bots' speed, and its seats. */
+function gameChoices() {
+  const game = chosenGame();
+  const players = $("players");
+  const was = players.value;
+  players.replaceChildren(...game.players.map((n) => {
+    const option = el("option", "", String(n));
+    option.value = String(n);
+    return option;
+  }));
+  players.value = game.players.includes(Number(was)) ? was : "4";
+  $("variant-choice").hidden = !game.variants;
+  $("speed-choice").hidden = !game.speed;
+  seatChoices();
+}
 
 // The lobby's words, from i18n.js (read when used, so a language switch shows at once).
 const LOBBY_TEXT = {
@@ -113,12 +147,14 @@ function seatChoices() {
     const select = el("select");
     select.name = `seat-${seat}`;
     select.dataset.seat = String(seat);
-    for (const kind of ["person", ...BOTS]) {
+    const bots = chosenGame().bots;
+    for (const kind of ["person", ...bots]) {
       const option = el("option", "", kind === "person" ? t("lobby.person") : t("lobby.bot", { name: t(`bot.${kind}`) }));
       option.value = kind;
       select.append(option);
     }
-    select.value = old[seat] || (seat === 0 ? "person" : "heuristic");
+    const kept = old[seat] && (old[seat] === "person" || bots.includes(old[seat]));
+    select.value = kept ? old[seat] : seat === 0 ? "person" : bots[0];
     label.append(select);
     box.append(label);
   }
@@ -127,13 +163,17 @@ function seatChoices() {
 /** @param {SubmitEvent} event */
 async function createTable(event) {
   event.preventDefault();
+  const melvin = chosenGame() === GAMES.melvin;
   /** @type {Record<string, string>} */
   const bots = {};
   for (const select of $("seat-choices").querySelectorAll("select")) {
-    if (select.value !== "person") bots[/** @type {string} */ (select.dataset.seat)] = select.value;
+    if (select.value === "person") continue;
+    // A reaction bot's name carries its speed ("reaction:0.6").
+    bots[/** @type {string} */ (select.dataset.seat)] = melvin ? `${select.value}:${$("speed").value}` : select.value;
   }
   /** @type {TableRequest} */
-  const body = { players: Number($("players").value), variant: $("variant").value, bots };
+  const body = melvin ? { game: "melvin", players: Number($("players").value), bots }
+    : { players: Number($("players").value), variant: $("variant").value, bots };
   // The in-page host has no lobby to list a table in (nor the field).
   if (!window.shockHost) body.listed = $("listed").checked;
   const error = $("create-error");
@@ -192,7 +232,7 @@ onChange(() => {
 
 /**
  * Show the lobby, its choices filled in from the address's query (the "Play again" of a table
- * this tab did not create).
+ * this tab did not create; ?game=melvin).
  * @param {URLSearchParams} params
  */
 export function openLobby(params) {
@@ -200,7 +240,14 @@ export function openLobby(params) {
   // The keys play a table; the lobby has nothing for them to do.
   $("keys-button").hidden = true;
   $("players").addEventListener("change", seatChoices);
+  $("game").addEventListener("change", gameChoices);
   $("create-form").addEventListener("submit", createTable);
+  // ?game=melvin opens the lobby on Melvin Vs. Kronk, where this lobby offers it.
+  const games = offered();
+  $("game-choice").hidden = games.length < 2;
+  const game = params.get("game");
+  if (game === "melvin" && games.includes(game)) $("game").value = game;
+  gameChoices();
   const players = params.get("players");
   const variant = params.get("variant");
   if (players && [...$("players").options].some((o) => o.value === players)) $("players").value = players;

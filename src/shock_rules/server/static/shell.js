@@ -9,7 +9,7 @@
 // that draws its own panels; the shell picks it by the view document's "game" (Shock!'s
 // documents have none) among the modules registered with registerGame().
 // @ts-check
-/** @typedef {import("../../../../web/types/protocol").LegalAction} LegalAction */
+/** @typedef {import("../../../../web/types/client").GameAction} GameAction */
 /** @typedef {import("../../../../web/types/protocol").Seat} Seat */
 /** @typedef {import("../../../../web/types/client").GameView} GameView */
 /** @typedef {import("../../../../web/types/client").GameEvent} GameEvent */
@@ -142,7 +142,7 @@ export function showError(text, code = "") {
 /**
  * Send the viewer's decision (one of the view's legal actions) with the step it was chosen
  * on; nothing while an action is on its way.
- * @param {LegalAction} action
+ * @param {GameAction} action
  */
 export function send(action) {
   const view = client.view;
@@ -159,6 +159,11 @@ export function send(action) {
 
 // ---- Rendering.
 
+/** Whether the page may send an action now: the link is open and no action is on its way. */
+export function ready() {
+  return client.connected && !client.pending;
+}
+
 /**
  * Whether the viewer can act now: the game says so, the link is open, and no action is on
  * its way.
@@ -166,7 +171,7 @@ export function send(action) {
  * @returns {boolean}
  */
 export function canAct(view) {
-  return gameOf(view).yourTurn(view) && !client.pending && client.connected;
+  return gameOf(view).yourTurn(view) && ready();
 }
 
 /** @type {GameModule | null} */
@@ -191,10 +196,13 @@ export function render() {
   document.title = (game.yourTurn(view) ? t("title.turn") : "") + t(game.title, { table: client.table });
 }
 
-/** Show `game`'s panels (and hide every other game's), and its lines of the keys' help.
+/** Show `game`'s panels (and hide every other game's), its name in the header, and its
+ * lines of the keys' help.
  * @param {GameModule} game */
 function showGame(game) {
   for (const other of GAMES.values()) $(other.board).hidden = other !== game;
+  const heading = /** @type {HTMLElement} */ (document.querySelector(".top h1 a"));
+  heading.replaceChildren(`${game.heading[0]} `, el("span", "", game.heading[1]));
   const help = /** @type {HTMLElement} */ ($("keys-help").querySelector("ul"));
   help.replaceChildren(...game.help.map((key) => {
     const item = el("li", "", t(key));
@@ -239,14 +247,16 @@ function renderGameOver(view, game) {
   const { scores, winners } = game.finalScores(view, client.events);
   $("game-over-title").textContent = winners.length === 1 && winners[0] === view.seat ? t("over.youWon")
     : t("over.title", { count: winners.length, names: names(winners) });
-  const order = scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score || a.seat - b.seat);
+  // Best first: the seats that could win before the others (out of the game), then by score.
+  const order = scores.map((score, seat) => ({ seat, score, rank: game.contends(view, seat) ? 0 : 1 }))
+    .sort((a, b) => a.rank - b.rank || b.score - a.score || a.seat - b.seat);
   const body = $("standings-body");
   body.replaceChildren();
-  order.forEach(({ seat, score }) => {
+  order.forEach(({ seat, score, rank }) => {
     const row = el("tr", winners.includes(seat) ? "winner" : "");
     row.dataset.seat = String(seat);
     if (seat === view.seat) row.classList.add("me");
-    const place = 1 + order.filter((o) => o.score > score).length;
+    const place = 1 + order.filter((o) => o.rank < rank || (o.rank === rank && o.score > score)).length;
     const name = el("td", "name", seat === view.seat ? t("Seat.you", { seat }) : t("Seat", { seat }));
     if (winners.includes(seat)) name.append(" ", el("span", "badge winner", t("over.winner")));
     const note = game.standingNote(view, seat);
@@ -369,7 +379,7 @@ export function receive(doc) {
   } else if (doc.type === "error") {
     client.pending = false;
     client.lastError = doc;
-    showError(doc.message || doc.code, doc.code);
+    showError(client.view ? gameOf(client.view).errorText(doc) : doc.message || doc.code, doc.code);
     render();
   }
 }

@@ -41,6 +41,7 @@ const mode = {
  * @returns {ViewDocument}
  */
 function shockView(view) {
+  if ("game" in view) throw new TypeError(`not a view of Shock!: a view of ${view.game}`);
   return view;
 }
 
@@ -387,6 +388,7 @@ export const SHOCK = {
   name: "shock",
   board: "shock-board",
   title: "title.table",
+  heading: ["Shock!", "Knights & Poisons"],
   help: ["help.cards", "help.digits", "help.withdraw", "help.chest", "help.cover", "help.toggle"],
   scoreHead: "over.scoreHead",
   yourTurn: (view) => shockView(view).your_turn,
@@ -410,6 +412,7 @@ export const SHOCK = {
   finalScores: (view) => finalScores(shockView(view)),
   scoreText: (score) => t("over.gems", { n: score }),
   standingNote: () => "",
+  contends: () => true,
   logLines: (events) => logLines(/** @type {ProtocolEvent[]} */ (events)),
   keydown,
   reset() {
@@ -417,6 +420,7 @@ export const SHOCK = {
     mode.trickShown = new Set();
     mode.lastTrickKey = null;
   },
+  errorText: (error) => error.message || error.code,
   lobbyChoices(view) {
     const shock = shockView(view);
     return { players: String(shock.config.players), variant: String(shock.config.variant) };
