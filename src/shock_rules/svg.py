@@ -551,11 +551,13 @@ def _melvin_centre(v: mk.View, top: float) -> str:
         parts.append(_text(x, top + 26, line, size=12, weight="bold"))
         for i, card in enumerate(v.award_drawn or ()):
             parts.append(_gem_card(x + i * 40, top + 32, card, f"drawn Gem card {card}"))
+    # Below the award's line, which runs from x = 260 to the right (it overlapped "played"
+    # with an Orcolar player's taker named); the drawn cards stay left of x = 340.
     if v.played:
         words = ", ".join(_SPECIAL_WORDS[p] for p in v.played)
-        parts.append(_text(_WIDTH - 18, top + 26, f"played: {words}", size=11, anchor="end"))
+        parts.append(_text(_WIDTH - 18, top + 50, f"played: {words}", size=11, anchor="end"))
     if v.end_reason is not None:
-        parts.append(_text(_WIDTH - 18, top + 46, f"over: {v.end_reason.value}", size=11,
+        parts.append(_text(_WIDTH - 18, top + 70, f"over: {v.end_reason.value}", size=11,
                            anchor="end", fill=_SHOCK))
     return "".join(parts)
 

@@ -2,7 +2,8 @@
 shows its pictures: the docs are built with Sphinx as CI builds them, the page is opened in
 headless Chromium, and each picture drawn by ``shock_rules.svg`` at build time is checked to be
 laid out and painted (its pixels read back from a canvas hold the suits' colours), and on a
-phone to keep text one can read."""
+phone to keep text one can read. Melvin Vs. Kronk's players' page, linked from its rules, is
+checked the same way."""
 
 from __future__ import annotations
 
@@ -128,4 +129,51 @@ def test_on_a_phone_a_table_picture_keeps_its_text_readable_and_scrolls_sideways
         assert not small, (name, small)
         if name != "cards":  # a table is wider than the phone: its box scrolls, not the page
             assert picture["content"] > picture["box"], (name, picture["content"])
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+
+
+# The pictures of docs/melvin/play.md, Melvin Vs. Kronk's players' page, in the page's order.
+MELVIN_PICTURES = ("deal", "turn-up", "match", "award", "collect", "wrong-slap", "toalha",
+                   "amuleto", "last-card", "eliminated", "orcolar", "end")
+
+
+def test_melvin_players_page_is_linked_from_its_rules_and_shows_its_pictures(
+    built_docs: Path, browser: Callable[..., WebDriver]
+) -> None:
+    driver = browser(1280, 900)
+    driver.get((built_docs / "melvin" / "index.html").as_uri())
+    driver.find_element(By.CSS_SELECTOR, "article a[href='play.html']").click()
+    assert driver.find_element(By.TAG_NAME, "h1").text.startswith("How to play Melvin Vs. Kronk")
+    pictures = driver.find_elements(By.CSS_SELECTOR, ".melvin-picture")
+    assert [p.get_attribute("data-picture") for p in pictures] == list(MELVIN_PICTURES)
+    matches = set()
+    for picture in pictures:
+        name = picture.get_attribute("data-picture")
+        svg = picture.find_element(By.TAG_NAME, "svg")
+        painted = driver.execute_async_script(PAINTED, svg)
+        assert "error" not in painted, (name, painted)
+        assert 300 < painted["height"] and 300 < painted["width"] <= 1280, (name, painted)
+        # PAINTED counts hearts' yellow, the gold of a match's cards, and clubs' green, the back
+        # of a Gem card its viewer may not see.
+        if svg.find_elements(By.CSS_SELECTOR, "g.versus rect[stroke-width='3']"):
+            matches.add(name)
+            assert painted["counts"]["hearts"] > 100, (name, painted["counts"])
+        if svg.find_elements(By.CSS_SELECTOR, "g.gem-back"):
+            assert painted["counts"]["clubs"] > 100, (name, painted["counts"])
+    assert matches == {"match", "award", "orcolar"}
+
+
+def test_on_a_phone_a_melvin_picture_keeps_its_text_readable_and_scrolls_sideways(
+    built_docs: Path, browser: Callable[..., WebDriver]
+) -> None:
+    driver = browser(390, 844, phone=True)
+    driver.get((built_docs / "melvin" / "play.html").as_uri())
+    pictures = driver.execute_script(TEXT_SIZES)
+    assert [p["name"] for p in pictures] == list(MELVIN_PICTURES)
+    for picture in pictures:
+        name, texts = picture["name"], picture["texts"]
+        small = [(words, round(shown, 1)) for words, drawn, shown in texts
+                 if shown < min(9, drawn) - 0.01]
+        assert texts and not small, (name, small)
+        assert picture["content"] > picture["box"], (name, picture["content"])
     assert driver.execute_script("return document.documentElement.scrollWidth") <= 390

@@ -21,8 +21,8 @@ from shock_rules.server import SQLiteStore, token_hash
 from ._live import LiveServer
 
 #: The fields of one listed table, all of them.
-FIELDS = {"table", "players", "variant", "round", "phase", "persons", "seated", "age", "bots",
-          "over"}
+FIELDS = {"table", "game", "players", "variant", "round", "phase", "persons", "seated", "age",
+          "bots", "over"}
 
 
 def _listed(server: LiveServer) -> list[dict[str, Any]]:
@@ -44,7 +44,8 @@ def test_only_listed_tables_are_listed_the_latest_first_and_stay_so(
     assert [r["table"] for r in rows] == [second, first]
     by_id = {r["table"]: r for r in rows}
     assert 0 <= by_id[first].pop("age") < 60
-    assert by_id[first] == {"table": first, "players": 3, "variant": "standard", "round": 1,
+    assert by_id[first] == {"table": first, "game": "shock", "players": 3,
+                            "variant": "standard", "round": 1,
                             "phase": "play", "persons": 3, "seated": 0, "bots": {},
                             "over": False}
     row = by_id[second]

@@ -20,6 +20,7 @@ import pytest
 pytest.importorskip("starlette")
 
 import shock_rules as sr
+from shock_rules import games
 from shock_rules.bots import Bot, make_bot
 from shock_rules.protocol import Table, draw_rng
 from shock_rules.server import SQLiteStore, _tables
@@ -150,8 +151,8 @@ async def _bot_table(bots: dict[str, str], work: Any = None, *,
 def test_the_servers_process_never_searches(monkeypatch: pytest.MonkeyPatch) -> None:
     # The tables' own bots, in this process, cannot search; the workers (other processes,
     # which know nothing of this patch) make every MCTS decision.
-    def make_here(name: str) -> Bot:
-        return _NoSearchHere() if name.startswith("mcts") else make_bot(name)
+    def make_here(name: str, game: str | games.AnyGame = "shock") -> Bot:
+        return _NoSearchHere() if name.startswith("mcts") else make_bot(name, game)
 
     monkeypatch.setattr(_tables, "make_bot", make_here)
 

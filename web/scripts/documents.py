@@ -18,7 +18,8 @@ line, in ``OUTDIR/<type>.jsonl``:
   whole game, and the events of single steps as the package writes them (without steps);
 - ``error``: the answers to real mistakes: a wrong turn, a stale step, a malformed message, an
   unreadable action, no such seat, an illegal action, an action after the game's end (and the
-  internal error a host reports for a bug);
+  internal error a host reports for a bug), and a slap that lost a race at a Melvin table
+  (``too_late``);
 - ``record``, ``config``: each game's record (whole, with headers, and cut short) and config.
 
 ``OUTDIR/summary.json`` counts them, with the event kinds, action kinds, error codes and phases
@@ -39,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import shock_rules as sr
-from shock_rules import protocol
+from shock_rules import melvin, protocol
 
 Doc = dict[str, Any]
 
@@ -205,6 +206,20 @@ def provoke(table: protocol.Table, seat: int, view: Doc, message: Doc, docs: Doc
     docs.refused(table, lambda: _fail(), "internal_error")
 
 
+def lost_race(docs: Documents) -> None:
+    """Race two seats of a Melvin table to slap one match, both on the view that showed it:
+    the second is refused ``too_late``, naming the first (a real-time game's answer)."""
+    table = protocol.Table(melvin.GameConfig(players=3), seed="too-late")
+    while not (melvin.match_shows(table.state) and table.state.phase is melvin.Phase.PLAY):
+        mover = table.state.to_move
+        table.act(mover, f"{mover} flip")
+    step = table.step
+    first, second = (s for s in range(3) if s != table.state.to_move)
+    table.act(first, {"notation": f"{first} slap", "step": step})
+    docs.refused(table, lambda: table.act(second, {"notation": f"{second} slap", "step": step}),
+                 "too_late")
+
+
 def _fail() -> None:
     raise RuntimeError("a bug in the host")
 
@@ -265,6 +280,7 @@ def main(argv: list[str]) -> int:
     docs = Documents()
     for table in all_games(docs):
         replayed(table, docs, args.every)
+    lost_race(docs)
     args.outdir.mkdir(parents=True, exist_ok=True)
     for old in args.outdir.glob("*.jsonl"):
         old.unlink()  # a type no longer written must not linger from an earlier run

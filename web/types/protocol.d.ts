@@ -152,6 +152,7 @@ export type ErrorCode =
   | "not_your_turn"
   | "game_over"
   | "stale_step"
+  | "too_late"
   | "internal_error";
 /**
  * The older form, read but never written: a seat's covered poison cards only, its potions lying on them in card order (5C first) on the poisons in card order.
@@ -754,6 +755,10 @@ export interface ErrorDocument {
    * The table's step when the message was refused.
    */
   step?: Step;
+  /**
+   * With the code too_late: the seat whose action came first, in a real-time race the sender lost (a seat of either game: 0 to 5).
+   */
+  winner?: number;
 }
 /**
  * A full game state: every hidden card included (for saving a game, never for a player).

@@ -191,11 +191,30 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="the proxies (a comma list of addresses and networks such as"
                    " 127.0.0.1,10.0.0.0/8; * for any peer) whose X-Forwarded-For and"
                    " X-Forwarded-Proto are believed (default: nobody's)")
+    p.add_argument("--race-policy", choices=("compensated", "arrival"), default="compensated",
+                   help="how the races of a real-time game (Melvin Vs. Kronk's slaps) are"
+                        " settled: by each seat's reaction time less its round trip, within"
+                        " --race-window (compensated, the default), or by arrival alone")
+    p.add_argument("--race-window", type=_race_window, default=250.0, metavar="MS",
+                   help="the most a seat's round trip is made up for, and how old a view an"
+                        " action may be judged against, in milliseconds (default 250; 0 to"
+                        " 1000)")
     p.add_argument("--allow-origin", action="append", default=[],
                    metavar="ORIGIN", help="an origin (https://example.com) whose pages may"
                    " create tables and open WebSockets here, besides the server's own"
                    " (repeat for more)")
     p.set_defaults(run=_run, parser=p)
+
+
+def _race_window(text: str) -> float:
+    """Read ``--race-window``: milliseconds from 0 to 1000."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 <= value <= 1000:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"expected milliseconds from 0 to 1000, not {text!r}")
+    return value
 
 
 def _sqlite(db: str) -> Store | int:
@@ -267,6 +286,7 @@ def _run(args: argparse.Namespace) -> int:
     if missing:
         args.parser.error(f"'serve' needs {', '.join(missing)}:"
                           " pip install 'shock-rules[server]'")
+    from ..protocol import FairnessPolicy
     from ..server import ListenError, listen, serve
     from ..server._guard import TrustedProxies, origin
 
@@ -302,7 +322,8 @@ def _run(args: argparse.Namespace) -> int:
         serve(args.host, args.port, store, bot_delay=args.bot_delay,
               limits=limits_of(args), sockets=sockets,
               forwarded_allow_ips=args.forwarded_allow_ips, allow_origins=origins,
-              http=args.http)
+              http=args.http,
+              fairness=FairnessPolicy(args.race_policy, args.race_window / 1000))
     except KeyboardInterrupt:
         return 130
     return 0

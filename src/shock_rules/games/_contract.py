@@ -120,6 +120,17 @@ class Game(Generic[C, S, A, V]):
     #: ``random_playout(config=None, rng=None, actions=None)``: a whole game at random.
     random_playout: Callable[..., S]
 
+    # -- races (a real-time game) ----------------------------------------------------------
+    #: ``contested(state)``: whether a race is on: several seats may make a claim now and the
+    #: first one applied wins it (Melvin: a match shows outside an award window, M5). The
+    #: protocol's host settles such races by its fairness policy
+    #: (:class:`shock_rules.protocol.RaceJudge`). A turn-based game is never contested.
+    contested: Callable[[S], bool] = attrs.field(default=lambda state: False)
+    #: ``is_claim(action)``: whether an action is a claim in a race (Melvin: a slap): one
+    #: that wins while the state is :attr:`contested`, is rate-limited by a host, and is
+    #: never turned into a mistake for a seat that decided it on a contested view.
+    is_claim: Callable[[A], bool] = attrs.field(default=lambda action: False)
+
     # -- views, events and notation ------------------------------------------------------
     #: ``view(state, seat)``: what the seat may see.
     view: Callable[[S, int], V]

@@ -14,6 +14,7 @@ from ..melvin._json import (
     action_to_dict,
     config_to_dict,
     events_to_dict,
+    read_action,
     state_to_dict,
     view_to_dict,
 )
@@ -75,8 +76,23 @@ def _events_document(events: tuple[mk.Event, ...], step: int | None = None
     return _document("events", {"events": events_to_dict(events, step)})
 
 
+def _contested(state: mk.State) -> bool:
+    # M5, M22: a slap wins while a match shows in play; in an award window nobody slaps.
+    return state.phase is mk.Phase.PLAY and mk.match_shows(state)
+
+
+def _is_claim(action: mk.Action) -> bool:
+    return isinstance(action, mk.Slap)
+
+
 def _read_action(doc: Any) -> mk.Action:
-    return mk.parse_action(doc) if isinstance(doc, str) else mk.action_from_json(doc)
+    if isinstance(doc, str):
+        return mk.parse_action(doc)
+    if isinstance(doc, Mapping) and not {"schema", "game", "type"} & set(doc):
+        # An object of a view's legal_actions, untagged, as a client sends it back (the
+        # protocol reads Shock!'s the same way).
+        return read_action(dict(doc), "action")
+    return mk.action_from_json(doc)
 
 
 #: Melvin Vs. Kronk.
@@ -90,6 +106,7 @@ MELVIN: Final[Game[mk.GameConfig, mk.State, mk.Action, mk.View]] = Game(
     sample_chance=mk.sample_chance, resolve_chance=mk.resolve_chance,
     is_terminal=mk.is_terminal, scores=mk.scores, winners=mk.winners,
     check_state=mk.check_state, random_playout=mk.random_playout,
+    contested=_contested, is_claim=_is_claim,
     view=mk.view, spectator_view=mk.spectator_view, visible_events=mk.visible_events,
     describe_event=mk.describe_event, parse_action=mk.parse_action,
     config_document=lambda c: _document("config", config_to_dict(c)),

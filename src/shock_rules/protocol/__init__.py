@@ -9,6 +9,11 @@ exchange, their JSON Schemas, and a :class:`Table` that keeps a game for a host.
 - A host reads a new table's bots with :func:`read_bots` and a client's action frame with
   :func:`read_frame`.
 - :func:`schema` returns the JSON Schema (draft 2020-12) of each kind of document.
+- In a real-time game (Melvin Vs. Kronk) any seat may act at any time: :meth:`Table.act`
+  judges an action against the state it arrives at, and answers a race lost since its sender's
+  view with :class:`TooLateError`; a host settles races by a :class:`FairnessPolicy` with a
+  :class:`RaceJudge` (lag compensation from each seat's :class:`RoundTrip`), and limits each
+  seat's claims with a :class:`ClaimLimit`.
 
 See the Protocol page of the documentation for a message-by-message walk through one turn.
 """
@@ -26,25 +31,44 @@ from ._messages import (
     GameOverError,
     NotYourTurnError,
     StaleStepError,
+    TooLateError,
     error_code,
     error_document,
     read_action_message,
     read_document,
 )
+from ._race import (
+    MAX_WINDOW,
+    POLICIES,
+    Arrival,
+    ClaimLimit,
+    FairnessPolicy,
+    RaceJudge,
+    RoundTrip,
+)
 from ._requests import MAX_MCTS_ITERATIONS, RequestError, read_bots, read_frame
-from ._table import Table, draw_rng
+from ._table import HISTORY, Table, draw_rng
 
 __all__ = [
     "ERROR_CODES",
+    "HISTORY",
     "MAX_MCTS_ITERATIONS",
+    "MAX_WINDOW",
+    "POLICIES",
     "PROTOCOL",
     "SCHEMA_NAMES",
+    "Arrival",
     "BadSeatError",
+    "ClaimLimit",
+    "FairnessPolicy",
     "GameOverError",
     "NotYourTurnError",
+    "RaceJudge",
     "RequestError",
+    "RoundTrip",
     "StaleStepError",
     "Table",
+    "TooLateError",
     "draw_rng",
     "error_code",
     "error_document",

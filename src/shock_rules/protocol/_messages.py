@@ -24,6 +24,7 @@ __all__ = [
     "GameOverError",
     "NotYourTurnError",
     "StaleStepError",
+    "TooLateError",
     "error_code",
     "error_document",
     "read_action_message",
@@ -50,6 +51,21 @@ class StaleStepError(ShockError, ValueError):
         self.current = current
 
 
+class TooLateError(IllegalActionError):
+    """In a real-time game, an action that was legal on the view its seat decided it on
+    (``sent``) lost a race since: another seat's action, ``winner``'s, came first (a slap
+    after another seat's counted slap, a flip after a slap opened an award window, a slap on a
+    match a flip has covered since). Nothing changed: no penalty for a seat that saw a match."""
+
+    def __init__(self, message: str, *, sent: int, winner: int, action: object = None,
+                 seat: int | None = None) -> None:
+        super().__init__(message, action=action, seat=seat)
+        #: The step the sender decided on.
+        self.sent = sent
+        #: The seat whose action came first.
+        self.winner = winner
+
+
 class BadSeatError(ShockError, ValueError):
     """A seat number that is not a seat of the game."""
 
@@ -63,6 +79,7 @@ ERROR_CODES: Final = {
     "not_your_turn": "another seat, or chance, must act (NotYourTurnError)",
     "game_over": "the game is over (GameOverError)",
     "stale_step": "the action was decided on an older view (StaleStepError)",
+    "too_late": "a real-time race was lost: another seat's action came first (TooLateError)",
     "internal_error": "any other exception: a bug in the host, reported without details",
 }
 
@@ -70,7 +87,8 @@ ERROR_CODES: Final = {
 def error_code(exc: BaseException) -> str:
     """Return the code of :data:`ERROR_CODES` that an exception maps to."""
     for cls, code in (
-        (StaleStepError, "stale_step"), (NotYourTurnError, "not_your_turn"),
+        (StaleStepError, "stale_step"), (TooLateError, "too_late"),
+        (NotYourTurnError, "not_your_turn"),
         (GameOverError, "game_over"), (IllegalActionError, "illegal_action"),
         (InvalidNotationError, "bad_notation"), (BadSeatError, "bad_seat"),
         (InvalidStateError, "bad_document"),
@@ -83,7 +101,8 @@ def error_code(exc: BaseException) -> str:
 def error_document(exc: BaseException, step: int | None = None) -> dict[str, object]:
     """Return the error document of an exception: its code and its message (for any
     exception that is not a :class:`~shock_rules.ShockError`, only ``"internal error"``, so
-    that nothing of the host leaks); ``step`` is the table's step, when given.
+    that nothing of the host leaks); ``step`` is the table's step, when given. A
+    :class:`TooLateError`'s document also names the ``"winner"``, the seat that came first.
 
     >>> error_document(NotYourTurnError("seat 1 cannot act now: seat 2 must act"), step=40)
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -96,6 +115,8 @@ def error_document(exc: BaseException, step: int | None = None) -> dict[str, obj
                               "message": message}
     if step is not None:
         doc["step"] = step
+    if isinstance(exc, TooLateError):
+        doc["winner"] = exc.winner
     return doc
 
 

@@ -9,9 +9,10 @@ server's master.
 
 from __future__ import annotations
 
+import collections
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from .. import games
 from .._errors import InvalidArgumentError, ShockError, quoted
@@ -23,12 +24,18 @@ from ._messages import (
     GameOverError,
     NotYourTurnError,
     StaleStepError,
+    TooLateError,
     error_document,
     read_action_message,
 )
 from ._requests import read_frame
 
-__all__ = ["Table", "draw_rng"]
+__all__ = ["HISTORY", "Table", "draw_rng"]
+
+#: The states a table of a real-time game keeps, the latest ones, to judge an action against
+#: the view its seat decided it on (:meth:`Table.act`); states are immutable, so each costs
+#: only its own fields.
+HISTORY: Final = 256
 
 
 def draw_rng(seed: str, step: int, purpose: str) -> random.Random:
@@ -100,6 +107,10 @@ class Table:
         #: Every step's events, secrets included: (step, events) from the starting state on.
         self._log: list[tuple[int, tuple[Any, ...]]] = [(start.step, start.events)]
         self._actions: list[Any] = []
+        #: A real-time game's latest states, each with the seat (``None``: chance) and the
+        #: action that made it: what a late action is judged against (:meth:`act`).
+        self._history: collections.deque[tuple[Any, int | None, Any]] = collections.deque(
+            [(start, None, None)], maxlen=HISTORY if game.simultaneous else 1)
         self._resolve()
 
     # -- the game ------------------------------------------------------------------------------
@@ -152,24 +163,45 @@ class Table:
                                        " of the actions before it")
         return GameRecord(self._state.config, tuple(self._actions))
 
-    def act(self, seat: int, message: object) -> Any:
+    def act(self, seat: int, message: object, *, step: int | None = None) -> Any:
         """Apply the action ``seat`` sent and return the new state (after chance, when the
         table draws it).
 
         ``message`` is an action, its notation, an action object or an ``"action"`` document
-        (see :func:`read_action_message`); when it carries the ``"step"`` its sender saw, that
-        must be the current step. Raise, leaving the table unchanged:
-        :class:`BadSeatError` (no such seat), :class:`~shock_rules.InvalidStateError` (not an
-        action document), :class:`~shock_rules.InvalidNotationError` (an unreadable action),
-        :class:`StaleStepError`, :class:`GameOverError`, :class:`NotYourTurnError` or
-        :class:`~shock_rules.IllegalActionError`; :func:`error_document` turns each into a
-        document for the sender.
+        (see :func:`read_action_message`), which may carry the ``"step"`` of the view its
+        sender decided on (or give it as ``step``). In a turn-based game that must be the
+        current step. In a real-time game (:attr:`~shock_rules.games.Game.simultaneous`)
+        it is not a reason to refuse: the action is judged against the state it arrives at,
+        in arrival order (M5), and its step only says what its sender saw. One that was legal
+        on that view (kept among the latest :data:`HISTORY` states) but is not now lost a race:
+        :class:`TooLateError`, naming the seat that came first; so does a claim decided on a
+        contested view (a slap on a match) that would no longer win (the match was covered
+        or slapped since), which is never turned into a mistake (a wrong slap's penalty).
+        The same action sent again on the same view, once applied, is a
+        :class:`StaleStepError`: a repeated message never plays twice.
+
+        Raise, leaving the table unchanged: :class:`BadSeatError` (no such seat),
+        :class:`~shock_rules.InvalidStateError` (not an action document),
+        :class:`~shock_rules.InvalidNotationError` (an unreadable action),
+        :class:`StaleStepError`, :class:`TooLateError`, :class:`GameOverError`,
+        :class:`NotYourTurnError` or :class:`~shock_rules.IllegalActionError`;
+        :func:`error_document` turns each into a document for the sender.
         """
         if seat is None:
             raise BadSeatError("a spectator (seat None) cannot act")
         self._check_seat(seat)
         action, sent = read_action_message(message, self.game)
-        self.check_step(action, sent)
+        if step is not None:
+            if type(step) is not int or step < 0:
+                raise InvalidArgumentError(f"invalid step {quoted(step)}: expected a step"
+                                           " number")
+            if sent is not None and sent != step:
+                raise InvalidArgumentError(f"the message says step {sent}, the caller {step}")
+            sent = step
+        if self.game.simultaneous:
+            self._judge_late(seat, action, sent)
+        else:
+            self.check_step(action, sent)
         seats = self.game.seats_to_act(self._state)
         if self.is_over:
             raise GameOverError(f"'{action}' is illegal: the game is over", action=action,
@@ -180,9 +212,72 @@ class Table:
             raise NotYourTurnError(
                 f"'{action}' is illegal: seat {seat} cannot act now: {who} must act",
                 action=action, seat=seat)
-        self._apply(self.game.apply(self._state, action, seat), action)
+        self._apply(self.game.apply(self._state, action, seat), action, seat)
         self._resolve()
         return self._state
+
+    def state_at(self, step: int) -> Any:
+        """Return the state the table was in at ``step`` (every secret included), or ``None``
+        when it does not keep it: a real-time game keeps its latest :data:`HISTORY` states,
+        a turn-based game only the current one."""
+        for state, _, _ in reversed(self._history):
+            if state.step == step:
+                return state
+            if state.step < step:
+                break
+        return None
+
+    def _judge_late(self, seat: int, action: Any, sent: int | None) -> None:
+        """Raise when ``seat``'s ``action``, decided on the view of step ``sent``, must not be
+        judged on the current state (a real-time game): a step not reached yet, a repeated
+        message, a race lost since (M5, M22)."""
+        now = self._state
+        if sent is None or sent == now.step:
+            return
+        if sent > now.step:
+            raise StaleStepError(
+                f"'{action}' was decided at step {sent}, but the table is at step {now.step}:"
+                " decide again on the current view", sent=sent, current=now.step)
+        then = self.state_at(sent)
+        if then is None:  # older than the table keeps: judged on the current state alone
+            return
+        since = [(s, by, a) for s, by, a in self._history if s.step > sent]
+        if any(by == seat and a == action for _, by, a in since):
+            raise StaleStepError(
+                f"'{action}' was decided at step {sent} and applied already: a message sent"
+                " twice plays once", sent=sent, current=now.step)
+        game = self.game
+
+        def legal(state: Any) -> bool:
+            return action in game.legal_actions(state, seat)
+
+        if game.is_claim(action) and game.contested(then) and legal(then):
+            # M5, M27: a slap on a match the seat saw wins while a match still shows; once it
+            # is gone it is too late, never a wrong slap.
+            def good(state: Any) -> bool:
+                return bool(game.contested(state)) and legal(state)
+        elif legal(then):
+            good = legal
+        else:
+            return  # not legal on its own view either: judged on the current state
+        if good(now):
+            return
+        # Who came first: the seat of the latest action before the first state (one a seat
+        # may see: chance steps are resolved at once) where the action no longer holds.
+        winner, first = None, None
+        for state, by, made_by in since:
+            if by is not None:
+                winner, first = by, made_by
+            if not game.is_chance(state) and not good(state):
+                break
+        if winner is None:
+            return  # only chance moved on (a host entering outcomes): judged as it is now
+        if winner == seat:
+            raise StaleStepError(
+                f"'{action}' was decided at step {sent}, before this seat's own '{first}':"
+                " decide again on the current view", sent=sent, current=now.step)
+        raise TooLateError(f"'{action}' is too late: seat {winner} came first ('{first}')",
+                           sent=sent, winner=winner, action=action, seat=seat)
 
     def check_step(self, action: object, sent: int | None) -> None:
         """Raise :class:`StaleStepError` when an action decided at step ``sent`` (``None``:
@@ -203,7 +298,7 @@ class Table:
         if not action.is_chance:
             raise NotYourTurnError(f"'{action}' is illegal: it is not a chance outcome",
                                    action=action)
-        self._apply(self.game.apply(self._state, action, CHANCE), action)
+        self._apply(self.game.apply(self._state, action, CHANCE), action, None)
         self._resolve()
         return self._state
 
@@ -215,14 +310,15 @@ class Table:
         while self.is_chance:
             step = self.step
             outcome = self.game.sample_chance(self._state, draw_rng(seed, step, "chance"))
-            self._apply(self.game.apply(self._state, outcome), outcome)
+            self._apply(self.game.apply(self._state, outcome), outcome, None)
             taken.append((step, outcome))
         return taken
 
-    def _apply(self, state: Any, action: Any) -> None:
+    def _apply(self, state: Any, action: Any, seat: int | None) -> None:
         self._state = state
         self._actions.append(action)
         self._log.append((state.step, state.events))
+        self._history.append((state, seat, action))
 
     def _resolve(self) -> None:
         if self._seed is not None:
@@ -232,7 +328,7 @@ class Table:
             return
         while self.is_chance:
             action = self.game.sample_chance(self._state, self._rng)
-            self._apply(self.game.apply(self._state, action), action)
+            self._apply(self.game.apply(self._state, action), action, None)
 
     def _check_seat(self, seat: int | None) -> None:
         n = self._state.config.players
@@ -308,8 +404,7 @@ class Table:
             action, sent = read_frame(text, self.game)
             if seat is None:
                 raise BadSeatError("a spectator cannot act: connect with a seat's token")
-            self.check_step(action, sent)
-            self.act(seat, action)
+            self.act(seat, action, step=sent)
         except ShockError as exc:
             return error_document(exc, step)
         return None

@@ -26,11 +26,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
+from ..protocol import FairnessPolicy, RoundTrip
 from ._guard import CrossSiteGuard, QuietDisconnects, SecurityHeaders, static_redirect
 from ._guard import client_key as client_key  # re-exported: it was defined here before
 from ._open import open_store
 from ._store import Store, StoreUnavailableError, token_hash
 from ._tables import (
+    DEFAULT_CLAIM_COOLDOWN,
+    DEFAULT_CLAIMS_PER_SECOND,
     DEFAULT_IDLE_MINUTES,
     DEFAULT_MAX_CLIENT_MCTS,
     DEFAULT_MAX_CLIENT_TABLES,
@@ -145,6 +148,15 @@ class Limits:
     #: Seconds an answer may wait on a client that does not read it (data the kernel would
     #: not take, the connection open or closing) before the connection is aborted.
     write_seconds: float = 30.0
+    #: Seconds between two pings of a seat's connection to a real-time table (its round trip,
+    #: for the race policy; the first few come quicker, so that a new connection is measured
+    #: within a second).
+    ping_seconds: float = 2.0
+    #: Slaps a second one seat of a real-time table may make (bursts of as many; more: a
+    #: ``too_fast`` error and no slap at all for ``slap_cooldown_seconds``), on top of the
+    #: message limit: a wrong slap costs a penalty, flooding must cost more.
+    slaps_per_second: float = DEFAULT_CLAIMS_PER_SECOND
+    slap_cooldown_seconds: float = DEFAULT_CLAIM_COOLDOWN
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -248,7 +260,8 @@ class _RequestRate:
 
 
 def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0,
-               limits: Limits | None = None, allow_origins: Iterable[str] = ()) -> Starlette:
+               limits: Limits | None = None, allow_origins: Iterable[str] = (),
+               fairness: FairnessPolicy | None = None) -> Starlette:
     """Return the table server as an ASGI application.
 
     ``store`` is a :class:`Store`, the path of an SQLite file (created if missing), or a
@@ -256,8 +269,9 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
     processes may share; its tables are restored when the application starts. ``bot_delay``
     is the pause before each bot action, in seconds. A request that changes something, or a
     WebSocket, from a page of another site is refused, unless its origin is one of
-    ``allow_origins`` (``https://example.com``). The HTTP and WebSocket contract is on the
-    Server page of the docs.
+    ``allow_origins`` (``https://example.com``). ``fairness`` is how the races of a real-time
+    game (Melvin Vs. Kronk) are settled (default: lag-compensated, a 250 ms window). The HTTP
+    and WebSocket contract is on the Server page of the docs.
     """
     limits = limits or Limits()
     store = open_store(store)
@@ -265,7 +279,9 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
               max_client_tables=limits.tables_per_address,
               max_finished=limits.finished_tables, idle_seconds=limits.idle_minutes * 60,
               bot_workers=limits.bot_workers, max_table_mcts=limits.mcts_per_table,
-              max_client_mcts=limits.mcts_tables_per_address)
+              max_client_mcts=limits.mcts_tables_per_address, fairness=fairness,
+              claims_per_second=limits.slaps_per_second,
+              claim_cooldown=limits.slap_cooldown_seconds)
     server = _Server(hub, limits)
     routes = [
         Route("/", server.page),
@@ -361,13 +377,12 @@ class _Server:
             return _too_fast(bucket, f"{self.limits.tables_per_minute:g} tables a minute")
         return await self._create(bucket, asked, client_key(host))
 
-    async def _create(self, bucket: _Bucket, asked: tuple[int, str, object, bool],
-                      client: str) -> Response:
+    async def _create(self, bucket: _Bucket, asked: _Asked, client: str) -> Response:
         """Create the table asked for; a table not made gives its token back to ``bucket``."""
-        players, variant, bots, listed = asked
+        players, variant, bots, listed, game = asked
         try:
             table_id, tokens = await self.hub.create(players, variant, bots, client,
-                                                     listed=listed)
+                                                     listed=listed, game=game)
         except RequestError as exc:  # only tables made count
             bucket.give_back()
             return _error("bad_request", str(exc), 400)
@@ -488,6 +503,8 @@ class _Server:
             await ws.close(NO_TABLE)
             return
         conn = Connection(None, _since(ws.query_params.get("since", "")))
+        if seat and live.game.simultaneous:
+            conn.round_trip = RoundTrip()  # the race policy needs its round trip
         if seat:
             held = await self._hello(ws, live, conn)
             if held is None:
@@ -496,7 +513,10 @@ class _Server:
         else:
             await live.welcome(conn)  # a table dropped meanwhile: closed by the writer
             throttle = _Throttle(self.limits)
-        writer = asyncio.get_running_loop().create_task(_write(ws, conn))
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(_write(ws, conn))
+        pinger = (loop.create_task(_ping(conn, self.limits.ping_seconds))
+                  if conn.round_trip is not None else None)
         try:
             await self._listen(ws, live, conn, writer, throttle)
         except WebSocketDisconnect:
@@ -504,6 +524,8 @@ class _Server:
         except Exception:
             log.exception("table %s: a connection failed", live.id)
         finally:
+            if pinger is not None:
+                pinger.cancel()
             live.leave(conn)
             conn.queue.put_nowait(None)
             if conn.seat is not None:
@@ -569,9 +591,13 @@ class _Server:
         limits = self.limits
         while not writer.done():
             message = await ws.receive()
+            at = time.monotonic()  # when it arrived: a real-time game's races are timed by it
             if message["type"] == "websocket.disconnect":
                 break
             text = _text_of(message)
+            if (conn.round_trip is not None and '"pong"' in text
+                    and (pong := _pong_of(text)) is not None and live.pong(conn, pong, at)):
+                continue  # the answer to the server's own ping: no message of the client's
             if conn.answer:
                 conn.answer = False  # the first message after a view is always heard
             elif not throttle.bucket.take():
@@ -591,7 +617,7 @@ class _Server:
                 conn.send(json.dumps(_too("bad_document", "a hello is a seat's connection's"
                                           " first message, at /ws/ID/seat", live.table.step)))
                 continue
-            error = await live.act(conn, text)
+            error = await live.act(conn, text, at)
             if error is not None:
                 conn.send(json.dumps(error))
 
@@ -625,27 +651,35 @@ async def _read_body(request: Request, limit: int) -> bytes | None:
     return body
 
 
-def _table_request(body: bytes) -> tuple[int, str, object, bool] | Response:
-    """Return the players, variant, bots and listing a ``POST /api/tables`` body asks for, or
-    the 400 answer to a body that is not such a request."""
+#: What a ``POST /api/tables`` asks for: players, variant (``None``: the game's default, or
+#: none), bots, whether it is listed, the game.
+_Asked = tuple[int, str | None, object, bool, str]
+
+
+def _table_request(body: bytes) -> _Asked | Response:
+    """Return the players, variant, bots, listing and game a ``POST /api/tables`` body asks
+    for, or the 400 answer to a body that is not such a request."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return _error("bad_request", "the body is not JSON", 400)
     if not isinstance(data, dict):
         return _error("bad_request", "expected a JSON object", 400)
-    unknown = sorted(set(data) - {"players", "variant", "bots", "listed"})
+    unknown = sorted(set(data) - {"players", "variant", "bots", "listed", "game"})
     if unknown:
         return _error("bad_request", f"unknown field {unknown[0][:40]!r}", 400)
+    game = data.get("game", "shock")
+    if not isinstance(game, str):
+        return _error("bad_request", "game: expected 'shock' or 'melvin'", 400)
     players = data.get("players", 4)
-    variant = data.get("variant", "standard")
-    if type(players) is not int or not isinstance(variant, str):
-        return _error("bad_request", "players: expected 3, 4 or 5; variant: expected"
-                      " 'standard' or 'simplified'", 400)
+    variant = data.get("variant")
+    if type(players) is not int or not (variant is None or isinstance(variant, str)):
+        return _error("bad_request", "players: expected 3, 4 or 5 (Melvin Vs. Kronk: 3 to 6);"
+                      " variant: expected 'standard' or 'simplified'", 400)
     listed = data.get("listed", True)
     if type(listed) is not bool:  # not 0 or 1 either: a typo should not list a private table
         return _error("bad_request", "listed: expected true or false", 400)
-    return players, variant, data.get("bots", {}), listed
+    return players, variant, data.get("bots", {}), listed, game
 
 
 def _since(since: str) -> int:
@@ -676,6 +710,36 @@ def _hello_of(text: str) -> dict[str, object] | None:
     except (ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) and data.get("type") == "hello" else None
+
+
+def _pong_of(text: str) -> str | None:
+    """Return the id a pong answers (``{"type": "pong", "id": ID}``), or ``None``."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(data, dict) and data.get("type") == "pong" and isinstance(data.get("id"), str):
+        ident: str = data["id"]
+        return ident
+    return None
+
+
+#: How many pings a new connection gets quickly, and how far apart, before every
+#: ``ping_seconds``: its round trip is known within a second.
+_QUICK_PINGS: Final = 4
+_QUICK_PING_SECONDS: Final = 0.2
+
+
+async def _ping(conn: Connection, every: float) -> None:
+    """Ping a seat's connection to a real-time table (``{"type": "ping", "id": ID}``, answered
+    ``{"type": "pong", "id": ID}``) until cancelled: its round trip, for the race policy."""
+    assert conn.round_trip is not None
+    sent = 0
+    while True:
+        ident = conn.round_trip.ping(time.monotonic())
+        conn.send(json.dumps({"type": "ping", "id": ident}, separators=(",", ":")))
+        sent += 1
+        await asyncio.sleep(_QUICK_PING_SECONDS if sent < _QUICK_PINGS else every)
 
 
 def _too(code: str, message: str, step: int) -> dict[str, object]:

@@ -16,6 +16,7 @@ from urllib.parse import unquote_plus
 import uvicorn
 
 from .._errors import quoted
+from ..protocol import FairnessPolicy
 from ._app import Limits, create_app
 from ._guard import (
     Guard,
@@ -178,7 +179,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
           limits: Limits | None = None, log_level: str = "info", compress: bool = True,
           sockets: list[socket.socket] | None = None,
           forwarded_allow_ips: str | Iterable[str] = "",
-          allow_origins: Iterable[str] = (), http: str = "auto") -> None:
+          allow_origins: Iterable[str] = (), http: str = "auto",
+          fairness: FairnessPolicy | None = None) -> None:
     """Run the table server until interrupted (``shock-rules serve``); ``db`` is the path of
     its SQLite file, or a :class:`Store` (as for :func:`create_app`, with ``allow_origins``).
 
@@ -186,7 +188,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
     takes it, ``*`` for any) whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers are
     believed; by default nobody's (:class:`ValueError` for what is no address or network).
     ``http`` is uvicorn's HTTP parser: ``h11``, ``httptools`` (:class:`ImportError` if it is
-    not installed) or ``auto`` (httptools if installed, else h11).
+    not installed) or ``auto`` (httptools if installed, else h11). ``fairness`` is how the races
+    of a real-time game are settled (``--race-policy``, ``--race-window``).
 
     It binds ``host`` and ``port`` (:func:`listen`, which raises :class:`ListenError` when it
     cannot) before it starts anything, unless given the bound ``sockets`` to listen on (the
@@ -198,7 +201,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
         sockets = listen(host, port)
     try:
         _serve(sockets, db, bot_delay=bot_delay, limits=limits, log_level=log_level,
-               compress=compress, trusted=trusted, allow_origins=allow_origins, http=http)
+               compress=compress, trusted=trusted, allow_origins=allow_origins, http=http,
+               fairness=fairness)
     finally:
         for sock in sockets:
             with contextlib.suppress(OSError):
@@ -207,9 +211,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
 
 def _serve(sockets: list[socket.socket], db: Store | str | Path, *, bot_delay: float,
            limits: Limits | None, log_level: str, compress: bool, trusted: TrustedProxies,
-           allow_origins: Iterable[str], http: str = "auto") -> None:
+           allow_origins: Iterable[str], http: str = "auto",
+           fairness: FairnessPolicy | None = None) -> None:
     limits = limits or Limits()
-    app = create_app(db, bot_delay=bot_delay, limits=limits, allow_origins=allow_origins)
+    app = create_app(db, bot_delay=bot_delay, limits=limits, allow_origins=allow_origins,
+                     fairness=fairness)
     total, batch = connection_budget()
     guard = Guard(head_seconds=limits.head_seconds, body_seconds=limits.body_seconds,
                   per_address=limits.connections_per_address,

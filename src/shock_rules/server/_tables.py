@@ -16,19 +16,25 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
+from .. import games
 from .._documents import from_json, to_json
 from .._errors import InvalidArgumentError, InvalidStateError, ShockError
-from .._rules.actions import Action
-from .._rules.config import GameConfig, Variant
+from .._json import SCHEMA
+from .._rules.config import Variant
 from ..bots import Bot, make_bot
+from ..games import AnyGame, RealTimeBot
 from ..protocol import (
     MAX_MCTS_ITERATIONS,
     BadSeatError,
+    ClaimLimit,
+    FairnessPolicy,
+    RaceJudge,
     RequestError,
+    RoundTrip,
     StaleStepError,
     Table,
     draw_rng,
@@ -36,6 +42,7 @@ from ..protocol import (
     read_bots,
     read_frame,
 )
+from ..protocol import Arrival as RaceArrival
 from ._store import (
     SEATS_CHANGED,
     SharedStore,
@@ -103,6 +110,16 @@ MAX_LISTED_PER_ADDRESS: Final = 3
 #: Minutes an unfinished table waiting for people is kept with no seat connected and no action
 #: (then it is abandoned: deleted), by default.
 DEFAULT_IDLE_MINUTES: Final = 60.0
+#: The ``--bot-delay`` at which a real-time game's bots (Melvin's) act after their own
+#: reaction time (``bot.reaction``); another delay scales every reaction alike (0: at once, in
+#: the order of their reaction times).
+REACTION_PACE: Final = 0.6
+#: Claims (slaps) a second one seat may make, and the seconds a seat over it may not claim.
+DEFAULT_CLAIMS_PER_SECOND: Final = 3.0
+DEFAULT_CLAIM_COOLDOWN: Final = 2.0
+#: The margin past a race's deadline at which the table settles it (the event loop's timers
+#: may fire a little early).
+_TIMER_SLACK: Final = 0.001
 
 
 class TableLimitError(ShockError, RuntimeError):
@@ -143,6 +160,14 @@ class Connection:
     key: str | None = None
     #: Set when the seat's token it holds was replaced: the writer closes it (4401).
     revoked: bool = False
+    #: The round trip of a seat's connection to a real-time table, from the server's pings
+    #: (``None``: not pinged).
+    round_trip: RoundTrip | None = None
+
+    @property
+    def rtt(self) -> float | None:
+        """The connection's round trip in seconds, or ``None`` while unknown."""
+        return None if self.round_trip is None else self.round_trip.estimate
 
     def send(self, frame: str) -> None:
         """Queue a frame (the connection's writer sends it)."""
@@ -159,20 +184,37 @@ class LiveTable:
 
     def __init__(self, stored: StoredTable, store: Store, *, bot_delay: float,
                  thinker: Thinker, on_over: Callable[[LiveTable], None] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 fairness: FairnessPolicy | None = None,
+                 claims: tuple[float, float] = (DEFAULT_CLAIMS_PER_SECOND,
+                                                DEFAULT_CLAIM_COOLDOWN),
+                 race_clock: Callable[[], float] = time.monotonic) -> None:
         config = from_json(stored.config)
-        if not isinstance(config, GameConfig):
+        game = next((games.get(n) for n in games.names()
+                     if isinstance(config, games.get(n).config_type)), None)
+        if game is None:
             raise InvalidStateError(f"table {stored.id}: the stored config is not a config")
         self.id = stored.id
-        self.config = config
+        #: The game the table plays (:mod:`shock_rules.games`).
+        self.game: AnyGame = game
+        self.config: Any = config
         self._store = store
         self._seed = stored.seed
         self._hashes = dict(stored.seats)
         self.bot_names = dict(stored.bots)
         #: Whether the lobby's list of tables shows it (its creator's choice, stored).
         self.listed = stored.listed
-        self._bots: dict[int, Bot] = {s: make_bot(n) for s, n in stored.bots.items()}
+        self._bots: dict[int, Bot] = {s: make_bot(n, game) for s, n in stored.bots.items()}
         self._bot_delay = bot_delay
+        #: A real-time game's races: the order of the actions that arrive (lag compensation),
+        #: each seat's rate of claims, the server's monotonic clock they are timed by.
+        self._judge = RaceJudge(game, fairness)
+        self._claims = ClaimLimit(*claims)
+        self._race_clock = race_clock
+        self._race_timer: asyncio.TimerHandle | None = None
+        self._settling: asyncio.Task[None] | None = None
+        #: Set (and replaced) at every change a real-time game's bots must see.
+        self._changed = asyncio.Event()
         #: The server's queue of MCTS decisions (its worker processes make them).
         self._thinker = thinker
         self.lock = asyncio.Lock()
@@ -290,16 +332,23 @@ class LiveTable:
             self._kept(newer)
         return bool(newer)
 
-    async def act(self, conn: Connection, text: str) -> dict[str, object] | None:
+    async def act(self, conn: Connection, text: str, at: float | None = None
+                  ) -> dict[str, object] | None:
         """Apply the action in a client's message for its seat; return the error document
-        to send back, or ``None`` when it was applied (and broadcast)."""
+        to send back, or ``None`` when it was applied (and broadcast). In a real-time game
+        the action arrived at ``at`` (the race clock's time, by default now) goes to the
+        table's race judge, and its answer, if any, is sent to ``conn`` when it is judged."""
+        if at is None:
+            at = self._race_clock()
         async with self.lock:
             try:
-                action, sent = read_frame(text)
+                action, sent = read_frame(text, self.game)
                 if conn.seat is None:
                     return error_document(_spectator_error(), self.table.step)
                 if self.failed:  # logged when it failed
                     return error_document(RuntimeError(), self.table.step)
+                if self.game.simultaneous:
+                    return self._arrive(conn.seat, action, sent, at, conn)
                 self.table.check_step(action, sent)
                 self._apply(conn.seat, action)
             except StepTakenError:
@@ -321,12 +370,104 @@ class LiveTable:
             self._kick()
             return None
 
-    def _apply(self, seat: int, action: Action) -> None:
-        """Apply an action of ``seat`` (raising, unchanged, if it is not legal), resolve the
-        chance steps it leads to, and store them all before anyone hears of them."""
+    def _apply(self, seat: int, action: Any, decided: int | None = None) -> None:
+        """Apply an action of ``seat`` (decided on the view of step ``decided``, in a
+        real-time game; raising, unchanged, if it is not legal), resolve the chance steps it
+        leads to, and store them all before anyone hears of them."""
         step = self.table.step
-        self.table.act(seat, action)
+        self.table.act(seat, action, step=decided)
         self._keep([StoredAction(step, seat, str(action)), *self._resolve()])
+
+    # -- a real-time game's races ----------------------------------------------------------
+
+    def _arrive(self, seat: int, action: Any, sent: int | None, at: float,
+                conn: Connection | None) -> dict[str, object] | None:
+        """Hand an action of a real-time game to the race judge (a claim over the seat's rate
+        first), then apply what it gives back; return the error document of a claim refused
+        as too fast (every other answer goes to ``conn`` when its action is judged). Call
+        with the lock held."""
+        if conn is not None and self.game.is_claim(action):
+            until = self._claims.take(seat, at)
+            if until is not None:
+                claims = self._claims
+                return {"schema": SCHEMA, "type": "error", "code": "too_fast",
+                        "message": f"more than {claims.per_second:g} slaps a second: this seat"
+                        f" may not slap for {max(0.0, until - at):.1f} s"
+                        f" ({claims.cooldown:g} s from the first slap over the limit)",
+                        "step": self.table.step}
+        rtt = 0.0 if conn is None else conn.rtt
+        self._judge.arrive(self.table, seat, action, sent, at, rtt=rtt, reply=conn)
+        self._settle_races()
+        return None
+
+    def _settle_races(self) -> None:
+        """Apply the actions the race judge gives back now, each answered to its connection
+        when refused, and set a timer for its next deadline. Call with the lock held."""
+        while (arrival := self._judge.next(self.table, self._race_clock())) is not None:
+            error = self._judged(arrival)
+            reply = arrival.reply
+            if error is not None and isinstance(reply, Connection):
+                reply.send(json.dumps(error, separators=(",", ":")))
+        self._time_races()
+
+    def _judged(self, arrival: RaceArrival) -> dict[str, object] | None:
+        """Apply one action the judge gave back, broadcast what it changed; return the error
+        document of one refused."""
+        for attempt in range(2):
+            try:
+                self._apply(arrival.seat, arrival.action, arrival.step)
+            except StepTakenError:
+                # Another process stored a step of this table first: take it (every
+                # connection hears of it), then judge the action on the state it meets.
+                self._take_theirs()
+                self._broadcast()
+                if attempt:
+                    return error_document(StaleStepError(
+                        "another action was taken first: decide again on the current view",
+                        sent=self.table.step, current=self.table.step), self.table.step)
+                continue
+            except ShockError as exc:
+                return error_document(exc, self.table.step)
+            except Exception:
+                log.exception("table %s: an action failed", self.id)
+                return error_document(RuntimeError(), self.table.step)
+            self._broadcast()
+            self._kick()
+            return None
+        return None  # pragma: no cover - the loop returns
+
+    def _time_races(self) -> None:
+        """Set the timer that settles the race held open, at its deadline (none: no timer)."""
+        if self._race_timer is not None:
+            self._race_timer.cancel()
+            self._race_timer = None
+        deadline = self._judge.deadline(self.table)
+        if deadline is None or self.stopped or self.dropped:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, deadline - self._race_clock()) + _TIMER_SLACK
+        self._race_timer = loop.call_later(delay, self._race_due)
+
+    def _race_due(self) -> None:
+        self._race_timer = None
+        self._settling = asyncio.get_running_loop().create_task(self._settle_later())
+
+    async def _settle_later(self) -> None:
+        async with self.lock:
+            try:
+                self._settle_races()
+            except Exception:
+                log.exception("table %s: a race could not be settled", self.id)
+
+    def pong(self, conn: Connection, ident: object, at: float) -> bool:
+        """Note a seat's connection's answer to a ping (its round trip); return whether it
+        answered one."""
+        if conn.round_trip is None or not conn.round_trip.pong(ident, at):
+            return False
+        if conn.seat is not None:
+            known = [c.rtt for c in self.connections if c.seat == conn.seat and c.rtt is not None]
+            self._judge.round_trip(conn.seat, max(known, default=None))
+        return True
 
     def _resolve(self) -> list[StoredAction]:
         """Resolve chance (each outcome drawn from the seed and its step); return the steps
@@ -367,6 +508,11 @@ class LiveTable:
                 on_over(self)
 
     def _kick(self) -> None:
+        if self.game.simultaneous:
+            if (self._bots and not self.failed and not self.stopped and not self.is_over
+                    and (self._task is None or self._task.done()) and self._lease()):
+                self._task = asyncio.get_running_loop().create_task(self._race_bots())
+            return
         seat = self.table.to_act
         if (seat in self._bots and not self.failed and not self.stopped
                 and (self._task is None or self._task.done()) and self._lease()):
@@ -454,9 +600,71 @@ class LiveTable:
             self.failed = True
             log.exception("table %s: its bots stopped", self.id)
 
+    async def _race_bots(self) -> None:
+        """Play a real-time game's bots: at each change every bot seat that may act decides
+        on its view (its generator drawn from the seed, the step and the seat, so a table
+        rebuilt after a restart decides the same), and each action goes to the race judge
+        after the bot's reaction time (paced by the bot delay) unless the table moved on
+        first; then every bot decides again. The task ends when no bot has anything to do."""
+        pace = self._bot_delay / REACTION_PACE
+        try:
+            while True:
+                async with self.lock:
+                    if self.failed or self.stopped or self.is_over or not self._lease():
+                        return
+                    step, changed = self.table.step, self._changed
+                    plans = self._bot_plans()
+                    start = self._race_clock()
+                if not plans:
+                    return
+                for reaction, seat, action in plans:
+                    wait = start + reaction * pace - self._race_clock()
+                    if wait > 0:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(changed.wait(), wait)
+                    else:
+                        await asyncio.sleep(0)  # let the other tables and connections in
+                    async with self.lock:
+                        if self.table.step != step or self.failed or self.stopped:
+                            break
+                        self._arrive(seat, action, step, self._race_clock(), None)
+                else:
+                    await changed.wait()  # held by the judge, or refused: the next change
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.failed = True
+            log.exception("table %s: its bots stopped", self.id)
+
+    def _bot_plans(self) -> list[tuple[float, int, Any]]:
+        """What each bot seat that may act decides now, with its reaction time, the fastest
+        first (a tie: the lower seat)."""
+        plans = []
+        for seat in self.table.seats_to_act:
+            bot = self._bots.get(seat)
+            if bot is None:
+                continue
+            view = self.table.view(seat)
+            rng = draw_rng(self._seed, self.table.step, f"bot{seat}")
+            action = bot.choose(view, rng)
+            if action is None:
+                continue
+            reaction = bot.reaction(view, rng) if isinstance(bot, RealTimeBot) else 0.0
+            plans.append((reaction, seat, action))
+        return sorted(plans, key=lambda plan: plan[:2])
+
+    def _stop_races(self) -> None:
+        """Forget the race held open: no timer settles it any more."""
+        if self._race_timer is not None:
+            self._race_timer.cancel()
+            self._race_timer = None
+        if self._settling is not None and self._settling is not asyncio.current_task():
+            self._settling.cancel()
+
     async def stop(self) -> None:
         """Stop the bots (the server is shutting down)."""
         self.stopped = True
+        self._stop_races()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -598,6 +806,7 @@ class LiveTable:
     def drop(self) -> None:
         """Mark the table dropped and close its connections (as for an unknown table)."""
         self.dropped = True
+        self._stop_races()
         self._release()
         for conn in list(self.connections):
             conn.gone = True
@@ -608,6 +817,13 @@ class LiveTable:
         views: dict[int | None, dict[str, object]] = {}
         for conn in list(self.connections):
             self._send_view(conn, views)
+        if self.game.simultaneous:
+            # The bots see every change at once (a bot's view is shown as the state changes).
+            now = self._race_clock()
+            for seat in self._bots:
+                self._judge.shown(seat, self.table.step, now)
+            self._changed.set()
+            self._changed = asyncio.Event()
 
     def _send_view(self, conn: Connection, views: dict[int | None, dict[str, object]]) -> None:
         step = self.table.step
@@ -618,6 +834,9 @@ class LiveTable:
         conn.seen = step
         conn.answer = True
         conn.send(json.dumps(frame, separators=(",", ":")))
+        if conn.seat is not None and self.game.simultaneous:
+            # When the seat was shown this step: its reaction to a race is timed from here.
+            self._judge.shown(conn.seat, step, self._race_clock())
 
 
 def _spectator_error() -> ShockError:
@@ -645,10 +864,18 @@ class Hub:
                  clock: Callable[[], float] = time.time,
                  bot_workers: int = DEFAULT_WORKERS,
                  max_table_mcts: int = DEFAULT_MAX_TABLE_MCTS,
-                 max_client_mcts: int = DEFAULT_MAX_CLIENT_MCTS) -> None:
+                 max_client_mcts: int = DEFAULT_MAX_CLIENT_MCTS,
+                 fairness: FairnessPolicy | None = None,
+                 claims_per_second: float = DEFAULT_CLAIMS_PER_SECOND,
+                 claim_cooldown: float = DEFAULT_CLAIM_COOLDOWN) -> None:
         if not idle_seconds > 0:
             raise InvalidArgumentError(f"idle time must be positive, not {idle_seconds!r}")
+        ClaimLimit(claims_per_second, claim_cooldown)  # checked here, not at each table
         self.store = store
+        #: How a real-time game's races are settled (:class:`FairnessPolicy`).
+        self.fairness = fairness or FairnessPolicy()
+        #: Each seat's claims (slaps) a second at a real-time table, and the lockout past it.
+        self.claims = (claims_per_second, claim_cooldown)
         #: The store, when other server processes share it (see :class:`SharedStore`).
         self.shared = store if isinstance(store, SharedStore) else None
         #: Seconds between two looks for tables whose bots no live process runs (shared).
@@ -675,7 +902,8 @@ class Hub:
 
     def _live(self, stored: StoredTable) -> LiveTable:
         return LiveTable(stored, self.store, bot_delay=self.bot_delay, on_over=self._over,
-                         clock=self._clock, thinker=self.thinker)
+                         clock=self._clock, thinker=self.thinker, fairness=self.fairness,
+                         claims=self.claims)
 
     def _over(self, live: LiveTable) -> None:
         """Keep a table that just finished; beyond the limit, drop the oldest finished table
@@ -974,11 +1202,13 @@ class Hub:
         now = self._clock()
         for live in latest:
             state = live.table.state
+            shock = live.game.name == "shock"
             out.append({
                 "table": live.id,
+                "game": live.game.name,
                 "players": live.config.players,
-                "variant": live.config.variant.value,
-                "round": state.round,
+                "variant": live.config.variant.value if shock else None,
+                "round": state.round if shock else None,
                 "phase": state.phase.name.lower(),
                 "persons": live.config.players - len(live.bot_names),
                 # Who is at the table now and how old it is: rows of tables made alike differ.
@@ -989,17 +1219,25 @@ class Hub:
             })
         return out
 
-    async def create(self, players: int, variant: str, bots: object,
-                     client: str | None = None, *,
-                     listed: bool = True) -> tuple[str, dict[int, str]]:
-        """Create, store and start a table for the client address ``client`` (``None``: no
-        per-address limit), shown in the lobby's list if ``listed``; return its id and each
-        human seat's token."""
+    async def create(self, players: int, variant: str | None, bots: object,
+                     client: str | None = None, *, listed: bool = True,
+                     game: str = "shock") -> tuple[str, dict[int, str]]:
+        """Create, store and start a table of ``game`` (``"shock"`` or ``"melvin"``; only
+        Shock! has a ``variant``, ``None`` for its default) for the client address ``client``
+        (``None``: no per-address limit), shown in the lobby's list if ``listed``; return its
+        id and each human seat's token."""
+        if game not in games.names():
+            raise RequestError(f"game: expected {' or '.join(games.names())}, not"
+                               f" {str(game)[:20]!r}")
+        played = games.get(game)
+        if game != "shock" and variant is not None:
+            raise RequestError(f"variant: {played.title} has no variant")
         try:
-            config = GameConfig(players=players, variant=Variant(variant))
+            options = {"variant": Variant(variant or "standard")} if game == "shock" else {}
+            config = played.config(players=players, **options)
         except (ValueError, ShockError) as exc:
             raise RequestError(str(exc)) from None
-        bot_seats = read_bots(players, bots)
+        bot_seats = read_bots(players, bots, game=game)
         mcts = sum(1 for name in bot_seats.values() if is_mcts(name))
         if mcts > self.max_table_mcts:
             raise RequestError(
@@ -1031,6 +1269,7 @@ class Hub:
         live.client = client
         self.store.create_table(stored)
         self.tables[table_id] = live
-        log.info("table %s: created, %d players, %d bots", table_id, players, len(bot_seats))
+        log.info("table %s: created, %s, %d players, %d bots", table_id, game, players,
+                 len(bot_seats))
         await live.start()
         return table_id, tokens

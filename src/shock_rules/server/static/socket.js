@@ -75,6 +75,14 @@ export function socketTransport(table, token) {
       } catch {
         return;
       }
+      // A real-time table measures each seat's round trip (docs/protocol.md, "Real time"): a
+      // ping is answered at once, here, before anything else the page does with a message.
+      const ping = /** @type {{ type?: unknown, id?: unknown } | null} */ (doc);
+      if (ping !== null && typeof ping === "object" && ping.type === "ping"
+          && typeof ping.id === "string") {
+        current.send(JSON.stringify({ type: "pong", id: ping.id }));
+        return;
+      }
       // The client ignores anything else (receive() did so before this check).
       if (!isServerMessage(doc)) return;
       if (doc.type === "view" && "view" in doc && doc.view) lastStep = doc.view.step;
