@@ -36,8 +36,11 @@ class Server:
     """A `shock-rules serve` subprocess that can be killed and started again on the same port
     and database (the restart test)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, bot_delay: float = 0) -> None:
         self.folder = folder
+        #: ``--bot-delay``: 0 (bots at once) for the turn-based tests; a real-time table's
+        #: bots race at their own pace with 0.6 (each reaction time as the bot says).
+        self.bot_delay = bot_delay
         self.db = folder / "tables.sqlite"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -50,7 +53,7 @@ class Server:
         log = (self.folder / f"server-{self.starts}.log").open("wb")
         command = [
             sys.executable, "-m", "shock_rules.cli", "serve", "--host", "127.0.0.1",
-            "--port", str(self.port), "--db", str(self.db), "--bot-delay", "0",
+            "--port", str(self.port), "--db", str(self.db), "--bot-delay", str(self.bot_delay),
         ]
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         log.close()

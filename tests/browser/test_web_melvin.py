@@ -8,17 +8,13 @@ target on a phone."""
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
 pytest.importorskip("selenium")
 
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
@@ -27,97 +23,16 @@ import shock_rules as sr
 from shock_rules import melvin
 from shock_rules.protocol import Table
 
+from ._melvin import COUNT_SENT, create_in_lobby, play, press, read, wait_for
 from ._web import StaticSite
 
 #: Loading Pyodide compiles 10 MB of WebAssembly: seconds on a busy two-core machine.
 LOAD_SECONDS = 120
 
-#: What a test reads of a Melvin table, in one round trip.
-_READ = r"""
-const root = document.getElementById("table");
-const all = (sel) => [...document.querySelectorAll(sel)];
-const client = window.shockClient ? window.shockClient.client : null;
-const view = client && client.view && client.view.game === "melvin" ? client.view : null;
-const error = document.getElementById("error");
-const button = (id) => { const b = document.getElementById(id); return !!b && !b.disabled; };
-return {
-  step: root && root.dataset.step ? Number(root.dataset.step) : -1,
-  phase: root ? (root.dataset.phase || null) : null,
-  game: root ? (root.dataset.game || null) : null,
-  your_turn: !!root && root.dataset.yourTurn === "true",
-  flip: button("melvin-flip"),
-  slap: button("melvin-slap"),
-  match: all("#melvin-seats .vcard.match").length > 0,
-  choices: all("#melvin-choices button").map((b) => [b.dataset.key || "", b.dataset.notation]),
-  turn_ups: all("#melvin-seats .vcard.turn-up").length,
-  tops: all("#melvin-seats .mseat").map((n) => {
-    const card = n.querySelector(".vcard");
-    return card && card.dataset.face ? Number(card.dataset.face) : null;
-  }),
-  penalties: all("#melvin-seats .mseat").map((n) =>
-    [...n.querySelectorAll(".badge.penalty")].map((b) =>
-      [b.dataset.penalty, b.textContent, b.title])),
-  error: error && !error.hidden ? error.textContent : "",
-  error_code: error && !error.hidden ? (error.dataset.code || "") : "",
-  log: all("#log li").map((li) => li.textContent),
-  turn_line: document.getElementById("turn-line").textContent,
-  view: view,
-};
-"""
-
-
-def read(driver: WebDriver) -> dict[str, Any]:
-    """Return what the Melvin table shows now (and the view it holds, as ``view``)."""
-    state: dict[str, Any] = driver.execute_script(_READ)
-    return state
-
-
-def wait_for(driver: WebDriver, condition: Callable[[dict[str, Any]], bool], what: str,
-             timeout: float = 60) -> dict[str, Any]:
-    """Return the table's state once ``condition`` holds; fail naming ``what``."""
-    found: list[dict[str, Any]] = []
-
-    def check(d: WebDriver) -> bool:
-        state = read(d)
-        if condition(state):
-            found.append(state)
-            return True
-        return False
-
-    try:
-        WebDriverWait(driver, timeout, poll_frequency=0.03).until(check)
-    except Exception:
-        state = read(driver)
-        raise AssertionError(f"the page did not show {what} within {timeout} s: step"
-                             f" {state['step']}, phase {state['phase']}, error"
-                             f" {state['error']!r}") from None
-    return found[-1]
-
-
-def press(driver: WebDriver, key: str) -> None:
-    """Press a key on the page, as a person does."""
-    ActionChains(driver).send_keys(key).perform()
-
 
 def _lobby(driver: WebDriver, site: StaticSite) -> None:
-    """Open the lobby on Melvin Vs. Kronk (?game=melvin), with a person at seat 0, fast
-    reaction bots at the others, and create the table."""
-    driver.get(f"{site.url}index.html?game=melvin")
-    assert Select(driver.find_element(By.ID, "game")).first_selected_option.get_attribute(
-        "value") == "melvin"
-    assert driver.find_element(By.ID, "game-choice").is_displayed()
-    assert not driver.find_element(By.ID, "variant-choice").is_displayed()
-    players = Select(driver.find_element(By.ID, "players"))
-    assert [o.get_attribute("value") for o in players.options] == ["3", "4", "5", "6"]
-    seats = driver.find_elements(By.CSS_SELECTOR, "#seat-choices select")
-    assert [Select(s).first_selected_option.get_attribute("value") for s in seats] == [
-        "person", "reaction", "reaction", "reaction"]
-    speed = Select(driver.find_element(By.ID, "speed"))
-    assert [o.get_attribute("value") for o in speed.options] == ["0.9", "0.6", "0.35"]
-    speed.select_by_value("0.35")
-    driver.find_element(By.ID, "create").click()
-    wait_for(driver, lambda s: s["game"] == "melvin" and s["step"] >= 1, "the new table",
-             LOAD_SECONDS)
+    """Create a Melvin table in the page's lobby: a person at seat 0, fast reaction bots."""
+    create_in_lobby(driver, f"{site.url}index.html?game=melvin", LOAD_SECONDS)
 
 
 def _record(driver: WebDriver) -> sr.GameRecord:
@@ -144,55 +59,10 @@ def test_a_person_plays_a_whole_melvin_game_with_the_keys(
 ) -> None:
     driver = browser()
     _lobby(driver, web_site)
-    # Every message the page sends, counted (the shell sends through its transport).
-    driver.execute_script(
-        "const tr = window.shockClient.client.transport; const send = tr.send.bind(tr);"
-        "window.sent = []; tr.send = (doc) => { window.sent.push(doc); send(doc); };")
-    rng = random.Random(5)
-    used: dict[str, int] = {"flip": 0, "slap": 0, "award": 0}
-    codes: set[str] = set()
-    turned_up = 0
-    focused_once = False
-    state = read(driver)
-    deadline = time.monotonic() + 600
-    while state["phase"] != "over":
-        assert time.monotonic() < deadline, "the game did not end in 10 minutes"
-        view = state["view"]
-        legal = {a["notation"]: a["kind"] for a in view["legal_actions"]} if view else {}
-        kinds = set(legal.values())
-        if state["error_code"]:
-            codes.add(state["error_code"])
-        turned_up = max(turned_up, state["turn_ups"])
-        # The page offers what the view allows, no more: the big buttons and the choices.
-        if state["your_turn"] or state["flip"]:
-            assert state["flip"] == ("flip" in kinds), state["step"]
-        assert {n for _, n in state["choices"]} <= set(legal)
-        awards = [key for key, notation in state["choices"] if legal.get(notation) == "award"]
-        key, what = None, ""
-        if "flip" in kinds and state["flip"]:
-            key, what = ("f" if rng.random() < 0.8 else Keys.ENTER), "flip"
-            if not focused_once:
-                # A focused button's own Enter must not act a second time.
-                driver.execute_script("document.getElementById('melvin-flip').focus()")
-                key, focused_once = Keys.ENTER, True
-        elif awards:
-            key, what = rng.choice(awards), "award"
-        elif state["match"] and state["slap"]:
-            key, what = " ", "slap"
-        if key is None:
-            time.sleep(0.03)
-            state = read(driver)
-            continue
-        before = len(driver.execute_script("return window.sent"))
-        press(driver, key)
-        used[what] += 1
-        state = wait_for(driver, lambda s, step=state["step"]: s["step"] > step
-                         or bool(s["error"]) or s["phase"] == "over", "an answer", 30)
-        sent = driver.execute_script("return window.sent")
-        assert len(sent) == before + 1, sent[before:]  # one key, one message
-        assert sent[-1]["type"] == "action" and sent[-1]["action"] in legal
+    played = play(driver, random.Random(5))
+    state, used, codes = played.state, played.used, played.codes
     assert used["flip"] >= 5 and used["slap"] >= 1, used
-    assert turned_up > 0  # tops turn up with their animation
+    assert played.turned_up > 0  # tops turn up with their animation
     # A refusal here is a race lost (the table moved on since the key), never a bad message.
     assert codes <= {"stale_step", "too_late"}, codes
     # CPython replays the page's record to the same end: the same last view, the same scores
@@ -226,10 +96,7 @@ def test_a_wrong_slap_shows_its_penalty_in_portuguese_and_the_slap_fits_a_phone(
     Select(driver.find_element(By.ID, "lang")).select_by_value("pt-BR")
     # No card is up yet: no match, and a slap now is a wrong slap (R8): a penalty (M9). Space
     # on the focused slap button (a person who tapped it before) slaps once, not twice.
-    driver.execute_script(
-        "const tr = window.shockClient.client.transport; const send = tr.send.bind(tr);"
-        "window.sent = []; tr.send = (doc) => { window.sent.push(doc); send(doc); };"
-        "document.getElementById('melvin-slap').focus()")
+    driver.execute_script(COUNT_SENT + "document.getElementById('melvin-slap').focus()")
     state = read(driver)
     assert not state["match"] and state["slap"]
     press(driver, " ")
@@ -261,6 +128,14 @@ def test_a_wrong_slap_shows_its_penalty_in_portuguese_and_the_slap_fits_a_phone(
     assert height >= 64 and width >= 300, box
     assert 0 <= top and bottom <= screen, box
     assert scroll_width <= client_width, box
+    # A race lost, as a host says it (too_late, with the seat that came first), in words.
+    driver.execute_script(
+        "window.shockClient.receive({schema: 'shock-rules/2', type: 'error', code: 'too_late',"
+        " message: \"'0 slap' is too late: seat 2 came first ('2 slap')\", step: 1,"
+        " winner: 2})")
+    error = driver.find_element(By.ID, "error")
+    assert (error.text, error.get_attribute("data-code")) == (
+        "Tarde demais: lugar 2 foi mais rápido", "too_late")
     # English again: the same table, its words switched back.
     Select(driver.find_element(By.ID, "lang")).select_by_value("en")
     assert driver.find_element(By.ID, "melvin-slap").text == "Slap! (Space)"

@@ -26,6 +26,7 @@ import type {
 } from "./protocol";
 import type {
   MelvinAction,
+  MelvinPhase,
   MelvinEvent,
   MelvinEventsDocument,
   MelvinViewDocument,
@@ -341,10 +342,15 @@ export interface TableRequest {
  * names by seat); never a token. */
 export interface OpenTable {
   table: string;
-  players: Players;
-  variant: Variant;
-  round: number;
-  phase: Phase;
+  /** The game: "shock" or "melvin". */
+  game: string;
+  players: number;
+  /** Shock!'s variant (null at a Melvin table). */
+  variant: Variant | null;
+  /** Shock!'s round (null at a Melvin table). */
+  round: number | null;
+  /** The view's phase (Melvin's: "play", "award" or "over"). */
+  phase: Phase | MelvinPhase;
   persons: number;
   /** How many person seats have a page connected now. */
   seated: number;

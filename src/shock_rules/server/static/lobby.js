@@ -1,7 +1,7 @@
 // The lobby: the form of a new table (the game, players, variant or bots' speed, who sits
-// where), the list of open tables of `shock-rules serve`, and the rules link. A table is
-// created at the server, or in this page when the in-browser build's host is there
-// (window.shockHost), which plays either game.
+// where), the list of open tables of `shock-rules serve`, and the rules link. A table of
+// either game is created at the server, or in this page when the in-browser build's host is
+// there (window.shockHost).
 // @ts-check
 /** @typedef {import("../../../../web/types/client").TableRequest} TableRequest */
 /** @typedef {import("../../../../web/types/client").OpenTable} OpenTable */
@@ -12,18 +12,18 @@ import { $, el } from "./dom.js";
 import { onChange, t } from "./i18n.js";
 import { client, connect } from "./shell.js";
 
-/** Each game's choices: its numbers of players, the bots a seat may have (the first is a
- * new seat's), and whether it has variants (Shock!) or its bots a speed (Melvin Vs. Kronk's
- * reaction bots, by their mean reaction time in seconds: "reaction:0.6"). */
+/** Each game's choices: its numbers of players, the bots a seat may have and a new seat's
+ * bot, and whether it has variants (Shock!) or its bots a speed (Melvin Vs. Kronk's reaction
+ * bots, by their mean reaction time in seconds: "reaction:0.6"). */
 const GAMES = {
-  shock: { players: [3, 4, 5], bots: ["heuristic", "random", "mcts"], variants: true, speed: false },
-  melvin: { players: [3, 4, 5, 6], bots: ["reaction"], variants: false, speed: true },
+  shock: { players: [3, 4, 5], bots: ["random", "heuristic", "mcts"], bot: "heuristic", variants: true, speed: false },
+  melvin: { players: [3, 4, 5, 6], bots: ["reaction"], bot: "reaction", variants: false, speed: true },
 };
 
-/** Return the games this lobby offers: both in the page; Shock! at a server.
+/** Return the games this lobby offers: both (in the page, and at `shock-rules serve`).
  * @returns {(keyof typeof GAMES)[]} */
 function offered() {
-  return window.shockHost ? ["shock", "melvin"] : ["shock"];
+  return ["shock", "melvin"];
 }
 
 /** Return the game chosen in the form. */
@@ -60,12 +60,19 @@ const LOBBY_TEXT = {
   get over() { return t("lobby.over"); },
   persons: (/** @type {number} */ n, /** @type {number} */ here) => t("lobby.persons", { n, here }),
   variant: (/** @type {string} */ name) => t(`variant.${name}`),
+  game: (/** @type {string} */ name) => t(`game.${name}`),
   table: (/** @type {string} */ id) => t("lobby.tableId", { table: id }),
   age: (/** @type {number} */ seconds) => (seconds < 60 ? t("lobby.ageNow")
     : seconds < 3600 ? t("lobby.ageMinutes", { n: Math.floor(seconds / 60) })
       : seconds < 86400 ? t("lobby.ageHours", { n: Math.floor(seconds / 3600) })
         : t("lobby.ageDays", { n: Math.floor(seconds / 86400) })),
-  botAt: (/** @type {string} */ name, /** @type {string} */ seat) => t("lobby.botAt", { name: t(`bot.${name}`), seat }),
+  // A bot's name may carry its reaction in seconds ("reaction:0.35") or its budget ("mcts:50").
+  botAt: (/** @type {string} */ name, /** @type {string} */ seat) => {
+    const [kind, more] = name.split(":");
+    const words = t(`bot.${kind}`);
+    const tail = more === undefined ? "" : kind === "reaction" ? ` ${more} s` : `:${more}`;
+    return t("lobby.botAt", { name: `${words}${tail}`, seat });
+  },
   bots: (/** @type {string[]} */ list) => (list.length ? t("lobby.bots", { list: list.join(", ") }) : t("lobby.noBots")),
   get watch() { return t("lobby.watch"); },
 };
@@ -119,11 +126,16 @@ function showOpenTables(tables) {
     const item = el("li", "open-table");
     item.dataset.table = table;
     const bots = Object.entries(open.bots || {}).map(([seat, name]) => LOBBY_TEXT.botAt(name, seat));
+    // A Melvin table has no variant and no rounds: its game's name says what it is.
+    const melvin = open.game === "melvin";
     const what = [
-      LOBBY_TEXT.players(open.players), LOBBY_TEXT.variant(String(open.variant)),
-      open.over ? LOBBY_TEXT.over : LOBBY_TEXT.round(open.round),
+      ...(melvin ? [LOBBY_TEXT.game(open.game)] : []),
+      LOBBY_TEXT.players(open.players),
+      ...(open.variant === null ? [] : [LOBBY_TEXT.variant(String(open.variant))]),
+      ...(open.over ? [LOBBY_TEXT.over] : open.round === null ? [] : [LOBBY_TEXT.round(open.round)]),
       LOBBY_TEXT.persons(open.persons, open.seated), LOBBY_TEXT.bots(bots), LOBBY_TEXT.age(open.age),
     ].join(" \u00b7 ");
+    item.dataset.game = open.game;
     const link = el("a", "watch", LOBBY_TEXT.watch);
     link.href = tableLink(table, null);
     const head = el("strong", "open-table-id", LOBBY_TEXT.table(table));
@@ -147,14 +159,14 @@ function seatChoices() {
     const select = el("select");
     select.name = `seat-${seat}`;
     select.dataset.seat = String(seat);
-    const bots = chosenGame().bots;
+    const { bots, bot } = chosenGame();
     for (const kind of ["person", ...bots]) {
       const option = el("option", "", kind === "person" ? t("lobby.person") : t("lobby.bot", { name: t(`bot.${kind}`) }));
       option.value = kind;
       select.append(option);
     }
     const kept = old[seat] && (old[seat] === "person" || bots.includes(old[seat]));
-    select.value = kept ? old[seat] : seat === 0 ? "person" : bots[0];
+    select.value = kept ? old[seat] : seat === 0 ? "person" : bot;
     label.append(select);
     box.append(label);
   }
