@@ -341,10 +341,15 @@ export interface TableRequest {
  * names by seat); never a token. */
 export interface OpenTable {
   table: string;
+  /** "shock" or "melvin" (absent from a server of before games: "shock"). */
+  game?: string;
   players: Players;
-  variant: Variant;
-  round: number;
-  phase: Phase;
+  /** Shock!'s variant; null for Melvin Vs. Kronk. */
+  variant: Variant | null;
+  /** Shock!'s round; null for Melvin Vs. Kronk. */
+  round: number | null;
+  /** The view's phase: Shock!'s, or Melvin Vs. Kronk's ("play", "award", "over"). */
+  phase: Phase | "award";
   persons: number;
   /** How many person seats have a page connected now. */
   seated: number;

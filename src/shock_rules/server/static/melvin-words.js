@@ -81,6 +81,8 @@ export const MELVIN_MESSAGES = {
     "speed.normal": "normal (0.6 s)",
     "speed.fast": "fast (0.35 s)",
     "bot.reaction": "reaction",
+    "lobby.botSpeed": "{name}, {seconds} s",
+    "lobby.playing": "in play",
     // the log
     "mev.dealt": "{who} dealt: {cards}; {first} begins",
     "mev.dealtSeat": "{who} {n}",
@@ -179,6 +181,8 @@ export const MELVIN_MESSAGES = {
     "speed.normal": "normal (0,6 s)",
     "speed.fast": "rápida (0,35 s)",
     "bot.reaction": "reflexo",
+    "lobby.botSpeed": (p) => `${p.name}, ${String(p.seconds).replace(".", ",")} s`,
+    "lobby.playing": "em jogo",
     "mev.dealt": "{who} distribuiu: {cards}; {first} começa",
     "mev.dealtSeat": "{who} {n}",
     "mev.turnedUp": "{who} virou {face}",
