@@ -71,6 +71,7 @@ export const MELVIN_MESSAGES = {
     "melvin.played": "Played: {cards}",
     "melvin.tooLate": "Too late: {who} came first",
     "melvin.stale": "Too late: the table moved on",
+    "melvin.tooFast": "Too many slaps: no slapping for a moment",
     "melvin.scoreHead": "Gems",
     // the lobby
     "lobby.game": "Game",
@@ -172,6 +173,7 @@ export const MELVIN_MESSAGES = {
     "melvin.played": "Jogadas: {cards}",
     "melvin.tooLate": "Tarde demais: {who} foi mais rápido",
     "melvin.stale": "Tarde demais: a mesa já mudou",
+    "melvin.tooFast": "Batidas demais: espere um instante para bater de novo",
     "melvin.scoreHead": "Gemas",
     "lobby.game": "Jogo",
     "game.shock": "Shock! Knights & Poisons",
