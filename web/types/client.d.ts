@@ -26,7 +26,6 @@ import type {
 } from "./protocol";
 import type {
   MelvinAction,
-  MelvinPhase,
   MelvinEvent,
   MelvinEventsDocument,
   MelvinViewDocument,
@@ -342,15 +341,15 @@ export interface TableRequest {
  * names by seat); never a token. */
 export interface OpenTable {
   table: string;
-  /** The game: "shock" or "melvin". */
-  game: string;
-  players: number;
-  /** Shock!'s variant (null at a Melvin table). */
+  /** "shock" or "melvin" (absent from a server of before games: "shock"). */
+  game?: string;
+  players: Players;
+  /** Shock!'s variant; null for Melvin Vs. Kronk. */
   variant: Variant | null;
-  /** Shock!'s round (null at a Melvin table). */
+  /** Shock!'s round; null for Melvin Vs. Kronk. */
   round: number | null;
-  /** The view's phase (Melvin's: "play", "award" or "over"). */
-  phase: Phase | MelvinPhase;
+  /** The view's phase: Shock!'s, or Melvin Vs. Kronk's ("play", "award", "over"). */
+  phase: Phase | "award";
   persons: number;
   /** How many person seats have a page connected now. */
   seated: number;

@@ -1,7 +1,8 @@
 // The lobby: the form of a new table (the game, players, variant or bots' speed, who sits
-// where), the list of open tables of `shock-rules serve`, and the rules link. A table of
-// either game is created at the server, or in this page when the in-browser build's host is
-// there (window.shockHost).
+// where), the list of open tables of `shock-rules serve` (each with its game), and the rules
+// link. A table of either game is created at the server (POST /api/tables, "game": "melvin"
+// for Melvin Vs. Kronk), or in this page when the in-browser build's host is there
+// (window.shockHost).
 // @ts-check
 /** @typedef {import("../../../../web/types/client").TableRequest} TableRequest */
 /** @typedef {import("../../../../web/types/client").OpenTable} OpenTable */
@@ -19,12 +20,6 @@ const GAMES = {
   shock: { players: [3, 4, 5], bots: ["random", "heuristic", "mcts"], bot: "heuristic", variants: true, speed: false },
   melvin: { players: [3, 4, 5, 6], bots: ["reaction"], bot: "reaction", variants: false, speed: true },
 };
-
-/** Return the games this lobby offers: both (in the page, and at `shock-rules serve`).
- * @returns {(keyof typeof GAMES)[]} */
-function offered() {
-  return ["shock", "melvin"];
-}
 
 /** Return the game chosen in the form. */
 function chosenGame() {
@@ -60,22 +55,28 @@ const LOBBY_TEXT = {
   get over() { return t("lobby.over"); },
   persons: (/** @type {number} */ n, /** @type {number} */ here) => t("lobby.persons", { n, here }),
   variant: (/** @type {string} */ name) => t(`variant.${name}`),
-  game: (/** @type {string} */ name) => t(`game.${name}`),
   table: (/** @type {string} */ id) => t("lobby.tableId", { table: id }),
   age: (/** @type {number} */ seconds) => (seconds < 60 ? t("lobby.ageNow")
     : seconds < 3600 ? t("lobby.ageMinutes", { n: Math.floor(seconds / 60) })
       : seconds < 86400 ? t("lobby.ageHours", { n: Math.floor(seconds / 3600) })
         : t("lobby.ageDays", { n: Math.floor(seconds / 86400) })),
-  // A bot's name may carry its reaction in seconds ("reaction:0.35") or its budget ("mcts:50").
-  botAt: (/** @type {string} */ name, /** @type {string} */ seat) => {
-    const [kind, more] = name.split(":");
-    const words = t(`bot.${kind}`);
-    const tail = more === undefined ? "" : kind === "reaction" ? ` ${more} s` : `:${more}`;
-    return t("lobby.botAt", { name: `${words}${tail}`, seat });
-  },
+  botAt: (/** @type {string} */ name, /** @type {string} */ seat) => t("lobby.botAt", { name: botName(name), seat }),
   bots: (/** @type {string[]} */ list) => (list.length ? t("lobby.bots", { list: list.join(", ") }) : t("lobby.noBots")),
+  get playing() { return t("lobby.playing"); },
+  game: (/** @type {string} */ name) => t(`game.${name}`),
   get watch() { return t("lobby.watch"); },
 };
+/**
+ * Return a bot's name in words: its kind, and a reaction bot's mean reaction time when its
+ * name carries one ("reaction:0.3": "reaction, 0.3 s").
+ * @param {string} name
+ */
+function botName(name) {
+  const [kind, seconds] = name.split(":");
+  const word = t(`bot.${kind}`);
+  return seconds === undefined ? word : t("lobby.botSpeed", { name: word, seconds: Number(seconds) });
+}
+
 // The players' page of the documentation named by pyproject.toml ([project.urls]
 // Documentation), "How to play" (the numbered rules are for implementers): the one place to
 // change if the documentation moves.
@@ -115,7 +116,9 @@ async function refreshOpenTables() {
 }
 
 /**
- * Show the list of open tables (as `GET /api/tables` gives them) with a Watch link each.
+ * Show the list of open tables (as `GET /api/tables` gives them) with a Watch link each: a
+ * Shock! table's players, variant and round, a Melvin Vs. Kronk table's name and players
+ * (it has neither variant nor rounds).
  * @param {OpenTable[]} tables
  */
 function showOpenTables(tables) {
@@ -125,17 +128,18 @@ function showOpenTables(tables) {
     const table = String(open.table);
     const item = el("li", "open-table");
     item.dataset.table = table;
+    // (a server of before games had no "game": its tables are Shock!'s)
+    const game = open.game === "melvin" ? "melvin" : "shock";
+    item.dataset.game = game;
     const bots = Object.entries(open.bots || {}).map(([seat, name]) => LOBBY_TEXT.botAt(name, seat));
-    // A Melvin table has no variant and no rounds: its game's name says what it is.
-    const melvin = open.game === "melvin";
+    const state = open.over ? LOBBY_TEXT.over
+      : game === "melvin" ? LOBBY_TEXT.playing : LOBBY_TEXT.round(Number(open.round));
     const what = [
-      ...(melvin ? [LOBBY_TEXT.game(open.game)] : []),
+      ...(game === "melvin" ? [LOBBY_TEXT.game(game)] : []),
       LOBBY_TEXT.players(open.players),
-      ...(open.variant === null ? [] : [LOBBY_TEXT.variant(String(open.variant))]),
-      ...(open.over ? [LOBBY_TEXT.over] : open.round === null ? [] : [LOBBY_TEXT.round(open.round)]),
-      LOBBY_TEXT.persons(open.persons, open.seated), LOBBY_TEXT.bots(bots), LOBBY_TEXT.age(open.age),
+      ...(game === "melvin" ? [] : [LOBBY_TEXT.variant(String(open.variant))]),
+      state, LOBBY_TEXT.persons(open.persons, open.seated), LOBBY_TEXT.bots(bots), LOBBY_TEXT.age(open.age),
     ].join(" \u00b7 ");
-    item.dataset.game = open.game;
     const link = el("a", "watch", LOBBY_TEXT.watch);
     link.href = tableLink(table, null);
     const head = el("strong", "open-table-id", LOBBY_TEXT.table(table));
@@ -254,11 +258,9 @@ export function openLobby(params) {
   $("players").addEventListener("change", seatChoices);
   $("game").addEventListener("change", gameChoices);
   $("create-form").addEventListener("submit", createTable);
-  // ?game=melvin opens the lobby on Melvin Vs. Kronk, where this lobby offers it.
-  const games = offered();
-  $("game-choice").hidden = games.length < 2;
-  const game = params.get("game");
-  if (game === "melvin" && games.includes(game)) $("game").value = game;
+  // Both games, at a server as in the page; ?game=melvin opens the lobby on Melvin Vs. Kronk.
+  $("game-choice").hidden = false;
+  if (params.get("game") === "melvin") $("game").value = "melvin";
   gameChoices();
   const players = params.get("players");
   const variant = params.get("variant");

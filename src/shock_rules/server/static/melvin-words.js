@@ -71,6 +71,7 @@ export const MELVIN_MESSAGES = {
     "melvin.played": "Played: {cards}",
     "melvin.tooLate": "Too late: {who} came first",
     "melvin.stale": "Too late: the table moved on",
+    "melvin.tooFast": "Too many slaps: no slapping for a moment",
     "melvin.scoreHead": "Gems",
     // the lobby
     "lobby.game": "Game",
@@ -81,6 +82,8 @@ export const MELVIN_MESSAGES = {
     "speed.normal": "normal (0.6 s)",
     "speed.fast": "fast (0.35 s)",
     "bot.reaction": "reaction",
+    "lobby.botSpeed": "{name}, {seconds} s",
+    "lobby.playing": "in play",
     // the log
     "mev.dealt": "{who} dealt: {cards}; {first} begins",
     "mev.dealtSeat": "{who} {n}",
@@ -170,6 +173,7 @@ export const MELVIN_MESSAGES = {
     "melvin.played": "Jogadas: {cards}",
     "melvin.tooLate": "Tarde demais: {who} foi mais rápido",
     "melvin.stale": "Tarde demais: a mesa já mudou",
+    "melvin.tooFast": "Batidas demais: espere um instante para bater de novo",
     "melvin.scoreHead": "Gemas",
     "lobby.game": "Jogo",
     "game.shock": "Shock! Knights & Poisons",
@@ -179,6 +183,8 @@ export const MELVIN_MESSAGES = {
     "speed.normal": "normal (0,6 s)",
     "speed.fast": "rápida (0,35 s)",
     "bot.reaction": "reflexo",
+    "lobby.botSpeed": (p) => `${p.name}, ${String(p.seconds).replace(".", ",")} s`,
+    "lobby.playing": "em jogo",
     "mev.dealt": "{who} distribuiu: {cards}; {first} começa",
     "mev.dealtSeat": "{who} {n}",
     "mev.turnedUp": "{who} virou {face}",

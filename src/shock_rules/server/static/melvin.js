@@ -448,6 +448,8 @@ export const MELVIN = {
       return t("melvin.tooLate", { who: seatName(winner) });
     }
     if (code === "stale_step") return t("melvin.stale");
+    // `shock-rules serve` locks a seat that slaps too often out of slapping for a moment.
+    if (code === "too_fast") return t("melvin.tooFast");
     return error.message || error.code;
   },
   lobbyChoices(view) {
