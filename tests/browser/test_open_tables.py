@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("selenium")
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.wait import WebDriverWait
 
@@ -58,6 +59,12 @@ def test_the_lobby_lists_the_listed_tables_and_watches_one(
         assert part in line, line
     rules = driver.find_element(By.ID, "rules-link")
     assert rules.is_displayed() and (rules.get_attribute("href") or "").endswith("/docs/play.md")
+    # The link follows the game chosen: Melvin Vs. Kronk has a players' page of its own.
+    game = Select(driver.find_element(By.ID, "game"))
+    game.select_by_value("melvin")
+    assert (rules.get_attribute("href") or "").endswith("/docs/melvin/play.md")
+    game.select_by_value("shock")
+    assert (rules.get_attribute("href") or "").endswith("/docs/play.md")
     screenshot(driver, tmp_path / "open-tables.png")
 
     # The form's box: a table created unticked is not listed, on the server or on the page

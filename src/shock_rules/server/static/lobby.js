@@ -40,6 +40,7 @@ function gameChoices() {
   players.value = game.players.includes(Number(was)) ? was : "4";
   $("variant-choice").hidden = !game.variants;
   $("speed-choice").hidden = !game.speed;
+  $("rules-link").href = game === GAMES.melvin ? MELVIN_RULES_URL : RULES_URL;
   seatChoices();
 }
 
@@ -81,6 +82,8 @@ function botName(name) {
 // Documentation), "How to play" (the numbered rules are for implementers): the one place to
 // change if the documentation moves.
 const RULES_URL = "https://github.com/shock-rules/shock-rules/blob/main/docs/play.md";
+// Melvin Vs. Kronk's players' page, beside it: the link follows the game chosen.
+const MELVIN_RULES_URL = "https://github.com/shock-rules/shock-rules/blob/main/docs/melvin/play.md";
 // How often the open tables are asked for while the lobby shows: a table's round moves
 // slowly, and every open lobby costs the server one request per period.
 const OPEN_TABLES_EVERY_MS = 10000;
@@ -218,8 +221,6 @@ async function createTable(event) {
 /** Fill in the lobby's rules link, its listed box and its open tables (none of them for the
  * in-page host, which has no list of tables). */
 function showLobbyExtras() {
-  const rules = $("rules-link");
-  rules.href = RULES_URL;
   lobbyWords();
   const hosted = !!window.shockHost;
   $("listed-choice").hidden = hosted;
