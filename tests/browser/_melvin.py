@@ -165,8 +165,12 @@ def play(driver: WebDriver, rng: random.Random, minutes: float = 10) -> Played:
         before = len(driver.execute_script("return window.sent"))
         press(driver, key)
         played.used[what] += 1
-        state = wait_for(driver, lambda s, step=state["step"]: s["step"] > step
-                         or bool(s["error"]) or s["phase"] == "over", "an answer", 30)
+        step: int = state["step"]
+
+        def answered(s: dict[str, Any], step: int = step) -> bool:
+            return bool(s["step"] > step or s["error"] or s["phase"] == "over")
+
+        state = wait_for(driver, answered, "an answer", 30)
         sent = driver.execute_script("return window.sent")
         assert len(sent) == before + 1, sent[before:]  # one key, one message
         assert sent[-1]["type"] == "action" and sent[-1]["action"] in legal
