@@ -24,15 +24,19 @@ const all = (sel) => [...document.querySelectorAll(sel)];
 const client = window.shockClient ? window.shockClient.client : null;
 const view = client && client.view && client.view.game === "melvin" ? client.view : null;
 const error = document.getElementById("error");
+const connection = document.getElementById("connection");
 const button = (id) => { const b = document.getElementById(id); return !!b && !b.disabled; };
 return {
   step: root && root.dataset.step ? Number(root.dataset.step) : -1,
   phase: root ? (root.dataset.phase || null) : null,
   game: root ? (root.dataset.game || null) : null,
+  seat: root && root.dataset.seat ? Number(root.dataset.seat) : null,
   your_turn: !!root && root.dataset.yourTurn === "true",
   flip: button("melvin-flip"),
   slap: button("melvin-slap"),
   match: all("#melvin-seats .vcard.match").length > 0,
+  winner: all("#melvin-seats .mseat").filter((n) => n.querySelector(".badge.winner"))
+    .map((n) => Number(n.dataset.seat)),
   choices: all("#melvin-choices button").map((b) => [b.dataset.key || "", b.dataset.notation]),
   turn_ups: all("#melvin-seats .vcard.turn-up").length,
   tops: all("#melvin-seats .mseat").map((n) => {
@@ -44,8 +48,10 @@ return {
       [b.dataset.penalty, b.textContent, b.title])),
   error: error && !error.hidden ? error.textContent : "",
   error_code: error && !error.hidden ? (error.dataset.code || "") : "",
+  connection: connection ? (connection.dataset.state || "") : "",
   log: all("#log li").map((li) => li.textContent),
   turn_line: document.getElementById("turn-line").textContent,
+  events: client ? client.events : [],
   view: view,
 };
 """
@@ -75,7 +81,8 @@ def wait_for(driver: WebDriver, condition: Callable[[dict[str, Any]], bool], wha
         state = read(driver)
         raise AssertionError(f"the page did not show {what} within {timeout} s: step"
                              f" {state['step']}, phase {state['phase']}, error"
-                             f" {state['error']!r}") from None
+                             f" {state['error']!r}, connection {state['connection']!r}"
+                             ) from None
     return found[-1]
 
 

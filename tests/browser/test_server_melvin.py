@@ -19,77 +19,13 @@ import pytest
 
 pytest.importorskip("selenium")
 
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
 
 from ._harness import Server
-
-#: What a test reads of a Melvin table, in one round trip.
-_READ = r"""
-const root = document.getElementById("table");
-const all = (sel) => [...document.querySelectorAll(sel)];
-const client = window.shockClient ? window.shockClient.client : null;
-const view = client && client.view && client.view.game === "melvin" ? client.view : null;
-const error = document.getElementById("error");
-const connection = document.getElementById("connection");
-const button = (id) => { const b = document.getElementById(id); return !!b && !b.disabled; };
-return {
-  step: root && root.dataset.step ? Number(root.dataset.step) : -1,
-  phase: root ? (root.dataset.phase || null) : null,
-  game: root ? (root.dataset.game || null) : null,
-  seat: root && root.dataset.seat ? Number(root.dataset.seat) : null,
-  flip: button("melvin-flip"),
-  slap: button("melvin-slap"),
-  match: all("#melvin-seats .vcard.match").length > 0,
-  winner: all("#melvin-seats .mseat").filter((n) => n.querySelector(".badge.winner"))
-    .map((n) => Number(n.dataset.seat)),
-  penalties: all("#melvin-seats .mseat").map((n) =>
-    [...n.querySelectorAll(".badge.penalty")].map((b) => [b.dataset.penalty, b.textContent])),
-  error: error && !error.hidden ? error.textContent : "",
-  error_code: error && !error.hidden ? (error.dataset.code || "") : "",
-  connection: connection ? (connection.dataset.state || "") : "",
-  log: all("#log li").map((li) => li.textContent),
-  events: client ? client.events : [],
-  view: view,
-};
-"""
-
-
-def read(driver: WebDriver) -> dict[str, Any]:
-    """Return what the Melvin table shows now (and the view and events it holds)."""
-    state: dict[str, Any] = driver.execute_script(_READ)
-    return state
-
-
-def wait_for(driver: WebDriver, condition: Callable[[dict[str, Any]], bool], what: str,
-             timeout: float = 60) -> dict[str, Any]:
-    """Return the table's state once ``condition`` holds; fail naming ``what``."""
-    found: list[dict[str, Any]] = []
-
-    def check(d: WebDriver) -> bool:
-        state = read(d)
-        if condition(state):
-            found.append(state)
-            return True
-        return False
-
-    try:
-        WebDriverWait(driver, timeout, poll_frequency=0.05).until(check)
-    except Exception:
-        state = read(driver)
-        raise AssertionError(f"the page did not show {what} within {timeout} s: step"
-                             f" {state['step']}, phase {state['phase']}, error"
-                             f" {state['error']!r}, connection {state['connection']!r}"
-                             ) from None
-    return found[-1]
-
-
-def press(driver: WebDriver, key: str) -> None:
-    """Press a key on the page, as a person does."""
-    ActionChains(driver).send_keys(key).perform()
+from ._melvin import press, read, wait_for
 
 
 def create_melvin(server: Server, players: int, bots: dict[str, str]) -> tuple[str, list[str]]:
@@ -219,10 +155,10 @@ def test_a_wrong_slap_shows_its_penalty_on_every_page_and_after_a_restart(
     assert not state["match"] and state["slap"]
     press(pages[1], " ")
     shown = [wait_for(p, lambda s: bool(s["penalties"][1]), "seat 1's penalty") for p in everyone]
-    ((card, name),) = shown[0]["penalties"][1]
+    ((card, name, what),) = shown[0]["penalties"][1]
     assert name == {"Mao": "Mão para trás", "Olho": "Olho fechado", "Cartas": "Cartas para todos",
                     "Duas": "Jogue duas seguidas"}[card]
-    assert all(s["penalties"] == [[], [[card, name]], []] for s in shown)
+    assert all(s["penalties"] == [[], [[card, name, what]], []] for s in shown)
     assert any(line.startswith("you slapped with no match") for line in shown[1]["log"])
     assert any(line.startswith("seat 1 slapped with no match") for line in shown[2]["log"])
     assert server.spectator_view(table)["penalties"][1] == [card]
@@ -234,7 +170,7 @@ def test_a_wrong_slap_shows_its_penalty_on_every_page_and_after_a_restart(
     server.start()
     back = [wait_for(p, lambda s: s["connection"] == "open" and s["step"] == step,
                      "the page reconnected") for p in everyone]
-    assert all(s["penalties"] == [[], [[card, name]], []] for s in back)
+    assert all(s["penalties"] == [[], [[card, name, what]], []] for s in back)
     assert [s["view"] for s in back[:2]] == [s["view"] for s in shown[:2]]
     # And the game goes on: the seat to move turns up its card, and every page sees it.
     later = turn_up(server, pages, table, tokens, back[0])
