@@ -19,6 +19,8 @@ pytest.importorskip("websockets")
 
 import shock_rules as sr
 from shock_rules.server import SQLiteStore, StoredAction, StoredTable, draw_rng, token_hash
+from shock_rules.server._calls import StoreCalls
+from shock_rules.server._leases import Leases
 from shock_rules.server._tables import Connection, Hub, LiveTable
 from shock_rules.server._thinking import Thinker
 
@@ -63,7 +65,7 @@ def test_a_table_rebuilt_from_part_of_its_actions_plays_the_same_game(
     # decisions are drawn from the seed and the step, never from a running generator).
     table_id, actions = whole_game.id, list(whole_game.actions)
     assert len(actions) > kept and sr.is_terminal(
-        LiveTable(whole_game, SQLiteStore(":memory:"), bot_delay=0,
+        LiveTable(whole_game, StoreCalls(SQLiteStore(":memory:")), Leases(), bot_delay=0,
                   thinker=Thinker()).table.state)
     whole = whole_game
     cut = SQLiteStore(tmp_path / "cut.sqlite3")
@@ -71,7 +73,7 @@ def test_a_table_rebuilt_from_part_of_its_actions_plays_the_same_game(
 
     async def resume() -> list[StoredAction]:
         hub = Hub(cut)
-        hub.load()
+        await hub.load()
         await hub.start()
         await _finish(hub.tables[table_id])
         await hub.stop()
@@ -169,7 +171,8 @@ def test_one_tables_failure_leaves_the_others_alone(tmp_path: Path,
     assert "disk full" in caplog.text and bad.id in caplog.text
     stored = {t.id: t for t in SQLiteStore(tmp_path / "db.sqlite3").load_tables()}
     assert len(stored[bad.id].actions) <= 40 and sr.is_terminal(
-        LiveTable(stored[good.id], store, bot_delay=0, thinker=Thinker()).table.state)
+        LiveTable(stored[good.id], StoreCalls(store), Leases(), bot_delay=0,
+                  thinker=Thinker()).table.state)
 
 
 def test_the_store_checkpoints_its_log_in_a_thread_of_its_own(tmp_path: Path) -> None:

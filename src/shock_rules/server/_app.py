@@ -328,17 +328,16 @@ class _Server:
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         """Restore the stored tables and sweep idle ones while the server runs."""
         hub = self.hub
-        hub.load()
+        await hub.load()
         await hub.start()
         # What is loaded now (modules, restored tables) lives as long as the server: out of
         # the collector's sight, a full collection later scans only what came after.
         gc.freeze()
         log.info("serving %d tables", len(hub.tables))
         loop = asyncio.get_running_loop()
-        tasks = [loop.create_task(hub.sweep_forever())]
-        if hub.shared is not None:  # other processes share the tables: hear them, share bots
-            tasks += [loop.create_task(hub.listen_forever()),
-                      loop.create_task(hub.watch_bots_forever())]
+        # Hear the steps other processes store (none with SQLite) and keep the bots' leases.
+        tasks = [loop.create_task(hub.sweep_forever()), loop.create_task(hub.listen_forever()),
+                 loop.create_task(hub.keep_leases_forever())]
         try:
             yield
         finally:
@@ -347,7 +346,7 @@ class _Server:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await hub.stop()
-            hub.store.close()
+            hub.calls.close()
 
     @staticmethod
     async def page(request: Request) -> Response:
@@ -526,8 +525,9 @@ class _Server:
         finally:
             if pinger is not None:
                 pinger.cancel()
-            live.leave(conn)
             conn.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await live.leave(conn)
             if conn.seat is not None:
                 self._release(live.id, conn.seat)
             with contextlib.suppress(Exception):

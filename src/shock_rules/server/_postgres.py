@@ -434,6 +434,11 @@ class PostgresStore:
                         raise self._unavailable(exc) from None
             raise AssertionError("unreachable")  # pragma: no cover
 
+    holder = "pg"
+
+    def lease(self, table_ids: object, seconds: float) -> set[str]:
+        return {t for t in table_ids if self.try_lease(t)}  # type: ignore[attr-defined]
+
     def release_lease(self, table_id: str) -> None:
         """Give a table's lease back."""
         with self._lock:

@@ -359,6 +359,42 @@ class SQLiteStore:
                 self._db.execute("UPDATE tables SET seats = ? WHERE id = ?",
                                  (_seat_map(seats), table_id))
 
+    # TEMPORARY compat (replaced by the store45 branch)
+    holder = "sqlite"
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        with self._lock:
+            row = self._db.execute(f"{_SELECT_TABLES} WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                return None
+            acts = tuple(StoredAction(st, se, a) for st, se, a in self._db.execute(
+                "SELECT step, seat, action FROM actions WHERE table_id = ? ORDER BY step",
+                (table_id,)))
+        return _read_table(row, acts)
+
+    def actions_since(self, table_id: str, step: int) -> list[StoredAction]:
+        with self._lock:
+            return [StoredAction(st, se, a) for st, se, a in self._db.execute(
+                "SELECT step, seat, action FROM actions WHERE table_id = ? AND step >= ?"
+                " ORDER BY step", (table_id, step))]
+
+    def seat_hashes(self, table_id: str) -> dict[int, str] | None:
+        with self._lock:
+            row = self._db.execute("SELECT seats FROM tables WHERE id = ?",
+                                   (table_id,)).fetchone()
+        return None if row is None else _read_seat_map("seats", row[0])
+
+    async def notifications(self) -> AsyncGenerator[tuple[str, int], None]:
+        import asyncio
+        await asyncio.get_running_loop().create_future()
+        yield "", -1
+
+    def lease(self, table_ids: object, seconds: float) -> set[str]:
+        return set(table_ids)  # type: ignore[call-overload]
+
+    def release_lease(self, table_id: str) -> None:
+        pass
+
     def check(self) -> str | None:
         """Return ``None`` if the file reads whole (SQLite's ``quick_check``, which reads every
         page), else its first problem; raise :class:`sqlite3.DatabaseError` if it cannot say."""

@@ -15,7 +15,7 @@ import random
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import attrs
@@ -43,11 +43,12 @@ from ..protocol import (
     read_frame,
 )
 from ..protocol import Arrival as RaceArrival
+from ._calls import DEFAULT_DEADLINE, StoreCalls
+from ._leases import LEASE_SECONDS, RENEW_SECONDS, Leases
 from ._store import (
     SEATS_CHANGED,
     SharedStore,
     StepTakenError,
-    Store,
     StoredAction,
     StoredTable,
     StoreUnavailableError,
@@ -117,6 +118,10 @@ REACTION_PACE: Final = 0.6
 #: Claims (slaps) a second one seat may make, and the seconds a seat over it may not claim.
 DEFAULT_CLAIMS_PER_SECOND: Final = 3.0
 DEFAULT_CLAIM_COOLDOWN: Final = 2.0
+#: Seconds an id the store did not have is answered as unknown without asking it again, and
+#: how many such ids are remembered at most (the oldest forgotten first).
+UNKNOWN_SECONDS: Final = 10.0
+MAX_UNKNOWN: Final = 10_000
 #: The margin past a race's deadline at which the table settles it (the event loop's timers
 #: may fire a little early).
 _TIMER_SLACK: Final = 0.001
@@ -182,8 +187,9 @@ class LiveTable:
     """A table being played: its protocol table, its seats' token hashes, its bots, the
     connections watching it; every change is stored before anyone hears of it."""
 
-    def __init__(self, stored: StoredTable, store: Store, *, bot_delay: float,
-                 thinker: Thinker, on_over: Callable[[LiveTable], None] | None = None,
+    def __init__(self, stored: StoredTable, calls: StoreCalls, leases: Leases, *,
+                 bot_delay: float, thinker: Thinker,
+                 on_over: Callable[[LiveTable], None] | None = None,
                  clock: Callable[[], float] = time.time,
                  fairness: FairnessPolicy | None = None,
                  claims: tuple[float, float] = (DEFAULT_CLAIMS_PER_SECOND,
@@ -198,7 +204,12 @@ class LiveTable:
         #: The game the table plays (:mod:`shock_rules.games`).
         self.game: AnyGame = game
         self.config: Any = config
-        self._store = store
+        #: The store (every table code's store call goes through ``self._calls``: off the
+        #: event loop, with a deadline).
+        self._store: SharedStore = calls.store
+        self._calls = calls
+        #: The leases of this process: its bots play only while it holds the table's.
+        self._leases = leases
         self._seed = stored.seed
         self._hashes = dict(stored.seats)
         self.bot_names = dict(stored.bots)
@@ -240,10 +251,6 @@ class LiveTable:
         #: Every action in the store, in step order (to go back to after a failed write).
         self._stored = list(stored.actions)
         self.table = self._replay(stored.actions)
-        #: The store shared with other server processes, if it is one: they may store this
-        #: table's next steps, and only the process holding its lease runs its bots.
-        self._shared = store if isinstance(store, SharedStore) else None
-        self._leased = False
 
     def _replay(self, actions: tuple[StoredAction, ...]) -> Table:
         table = Table(self.config)  # without an rng: chance comes from the stored actions
@@ -278,28 +285,29 @@ class LiveTable:
         """Resolve any pending chance and let the bots play (after a restart too)."""
         async with self.lock:
             try:
-                self._settle()
+                await self._settle()
             except StoreUnavailableError as exc:  # not the table's fault: a later catch-up
                 log.warning("table %s: %s; it goes on later", self.id, exc)
             self._broadcast()
             self._kick()
 
-    def _settle(self) -> None:
+    async def _settle(self) -> None:
         """Resolve and store pending chance; if another process stored it first, take its
         steps instead (they are the same: chance comes from the table's seed and step)."""
         try:
-            self._keep(self._resolve())
+            await self._keep(self._resolve())
         except StepTakenError:
-            self._catch_up()
-            self._keep(self._resolve())
+            await self._catch_up()
+            await self._keep(self._resolve())
 
-    def _take_theirs(self) -> bool:
-        """After :class:`StepTakenError`: take the steps another process stored, and any
-        chance after them; return ``False`` (logged) if the store cannot be reached now, the
-        table then staying at its last stored step until a later catch-up."""
+    async def _take_theirs(self) -> bool:
+        """After :class:`StepTakenError`: take the steps stored first (by another process,
+        or by this one in a call whose answer was lost), and any chance after them; return
+        ``False`` (logged) if the store cannot be reached now, the table then staying at its
+        last stored step until a later catch-up."""
         try:
-            self._catch_up()
-            self._settle()
+            await self._catch_up()
+            await self._settle()
         except StoreUnavailableError as exc:
             log.warning("table %s: %s; it catches up later", self.id, exc)
             return False
@@ -309,17 +317,22 @@ class LiveTable:
         """Take the steps other server processes stored for this table, tell every
         connection, and let the bots go on (a notification said there are some)."""
         async with self.lock:
-            if self._catch_up():
-                self._take_theirs()
+            if await self._catch_up():
+                await self._take_theirs()
                 self._broadcast()
             self._kick()
 
-    def _catch_up(self) -> bool:
-        """Apply the actions stored after this table's step by other processes (with a shared
-        store); return whether there were any. Call with the lock held."""
-        if self._shared is None or self.dropped:
+    async def _catch_up(self) -> bool:
+        """Apply the actions stored after this table's step (by other processes, or by a call
+        of this one whose answer was lost); return whether there were any. Call with the lock
+        held."""
+        if self.dropped:
             return False
-        newer = self._shared.actions_since(self.id, self.table.step)
+        newer = await self._calls(self._store.actions_since, self.id, self.table.step)
+        if newer and newer[0].step < self.table.step:
+            # Read past a step this table took meanwhile: the store answers from the step
+            # asked, which it has already.
+            newer = [a for a in newer if a.step >= self.table.step]
         for a in newer:
             if a.step != self.table.step:
                 raise InvalidStateError(
@@ -348,14 +361,14 @@ class LiveTable:
                 if self.failed:  # logged when it failed
                     return error_document(RuntimeError(), self.table.step)
                 if self.game.simultaneous:
-                    return self._arrive(conn.seat, action, sent, at, conn)
+                    return await self._arrive(conn.seat, action, sent, at, conn)
                 self.table.check_step(action, sent)
-                self._apply(conn.seat, action)
+                await self._apply(conn.seat, action)
             except StepTakenError:
                 # Another process stored this step first: its step is now this table's, and
                 # every connection hears of it; this seat decides again.
                 step = self.table.step
-                self._take_theirs()
+                await self._take_theirs()
                 self._broadcast()
                 self._kick()
                 return error_document(StaleStepError(
@@ -370,17 +383,17 @@ class LiveTable:
             self._kick()
             return None
 
-    def _apply(self, seat: int, action: Any, decided: int | None = None) -> None:
+    async def _apply(self, seat: int, action: Any, decided: int | None = None) -> None:
         """Apply an action of ``seat`` (decided on the view of step ``decided``, in a
         real-time game; raising, unchanged, if it is not legal), resolve the chance steps it
         leads to, and store them all before anyone hears of them."""
         step = self.table.step
         self.table.act(seat, action, step=decided)
-        self._keep([StoredAction(step, seat, str(action)), *self._resolve()])
+        await self._keep([StoredAction(step, seat, str(action)), *self._resolve()])
 
     # -- a real-time game's races ----------------------------------------------------------
 
-    def _arrive(self, seat: int, action: Any, sent: int | None, at: float,
+    async def _arrive(self, seat: int, action: Any, sent: int | None, at: float,
                 conn: Connection | None) -> dict[str, object] | None:
         """Hand an action of a real-time game to the race judge (a claim over the seat's rate
         first), then apply what it gives back; return the error document of a claim refused
@@ -397,29 +410,29 @@ class LiveTable:
                         "step": self.table.step}
         rtt = 0.0 if conn is None else conn.rtt
         self._judge.arrive(self.table, seat, action, sent, at, rtt=rtt, reply=conn)
-        self._settle_races()
+        await self._settle_races()
         return None
 
-    def _settle_races(self) -> None:
+    async def _settle_races(self) -> None:
         """Apply the actions the race judge gives back now, each answered to its connection
         when refused, and set a timer for its next deadline. Call with the lock held."""
         while (arrival := self._judge.next(self.table, self._race_clock())) is not None:
-            error = self._judged(arrival)
+            error = await self._judged(arrival)
             reply = arrival.reply
             if error is not None and isinstance(reply, Connection):
                 reply.send(json.dumps(error, separators=(",", ":")))
         self._time_races()
 
-    def _judged(self, arrival: RaceArrival) -> dict[str, object] | None:
+    async def _judged(self, arrival: RaceArrival) -> dict[str, object] | None:
         """Apply one action the judge gave back, broadcast what it changed; return the error
         document of one refused."""
         for attempt in range(2):
             try:
-                self._apply(arrival.seat, arrival.action, arrival.step)
+                await self._apply(arrival.seat, arrival.action, arrival.step)
             except StepTakenError:
                 # Another process stored a step of this table first: take it (every
                 # connection hears of it), then judge the action on the state it meets.
-                self._take_theirs()
+                await self._take_theirs()
                 self._broadcast()
                 if attempt:
                     return error_document(StaleStepError(
@@ -455,7 +468,7 @@ class LiveTable:
     async def _settle_later(self) -> None:
         async with self.lock:
             try:
-                self._settle_races()
+                await self._settle_races()
             except Exception:
                 log.exception("table %s: a race could not be settled", self.id)
 
@@ -475,13 +488,13 @@ class LiveTable:
         return [StoredAction(step, None, str(outcome))
                 for step, outcome in self.table.resolve(self._seed)]
 
-    def _keep(self, actions: list[StoredAction]) -> None:
+    async def _keep(self, actions: list[StoredAction]) -> None:
         """Store actions the table has applied; if the store refuses them, put the table back
         at its last stored step, and stop it (a restarted server resumes it from there)."""
         if not actions:
             return
         try:
-            self._store.append_actions(self.id, actions)
+            await self._calls(self._store.append_actions, self.id, actions)
         except (StepTakenError, StoreUnavailableError):
             # Not the table's fault: another process took the step, or the database is away
             # for a moment. Back to the last stored step; the caller decides what follows.
@@ -522,25 +535,26 @@ class LiveTable:
         """Let the bots play if one is to act and this process may run them."""
         self._kick()
 
+    @property
+    def wants_lease(self) -> bool:
+        """Whether the table has bots still to play (its lease is worth holding)."""
+        return bool(self._bots) and not (self.is_over or self.failed or self.dropped
+                                         or self.stopped)
+
     def _lease(self) -> bool:
-        """Whether this process may run the table's bots: always with a store of its own;
-        with a shared store, only while it holds the table's lease (one process at a time;
-        another takes it over when its holder dies)."""
-        if self._shared is None or (self._leased and self._shared.holds_lease(self.id)):
-            return True
-        try:
-            self._leased = self._shared.try_lease(self.id)
-        except StoreUnavailableError:
-            self._leased = False
-        return self._leased
+        """Whether this process may run the table's bots: only while it holds the table's
+        lease (one process at a time; another takes it over when its holder dies or hangs:
+        :mod:`~shock_rules.server._leases`). Asked of memory only: the hub renews the leases
+        in the background, all in one call."""
+        return self._leases.holds(self.id)
 
     def _release(self) -> None:
-        if self._shared is not None and self._leased:
-            self._leased = False
-            try:
-                self._shared.release_lease(self.id)
-            except StoreUnavailableError:  # a lost connection lost its leases anyway
-                pass
+        """Give the table's lease back (the game is over, or the table dropped), in the
+        background: a lease not given back ends by itself."""
+        if self._leases.holds(self.id):
+            self._leases.forget(self.id)
+            _background(self._calls(self._store.release_lease, self.id),
+                        f"table {self.id}: its lease could not be given back")
 
     async def _run_bots(self) -> None:
         failures = 0  # decisions in a row that the bot workers could not make
@@ -584,10 +598,10 @@ class LiveTable:
                     if self.table.step != step:
                         continue
                     try:
-                        self._apply(seat, action)
+                        await self._apply(seat, action)
                         unavailable = False
                     except StepTakenError:  # another process played this step: take it
-                        unavailable = not self._take_theirs()
+                        unavailable = not await self._take_theirs()
                     except StoreUnavailableError as exc:
                         log.warning("table %s: %s; its bots wait", self.id, exc)
                         unavailable = True
@@ -627,7 +641,7 @@ class LiveTable:
                     async with self.lock:
                         if self.table.step != step or self.failed or self.stopped:
                             break
-                        self._arrive(seat, action, step, self._race_clock(), None)
+                        await self._arrive(seat, action, step, self._race_clock(), None)
                 else:
                     await changed.wait()  # held by the judge, or refused: the next change
         except asyncio.CancelledError:
@@ -669,7 +683,10 @@ class LiveTable:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        self._release()
+        if self._leases.holds(self.id):  # given back now: another process takes it at once
+            self._leases.forget(self.id)
+            with contextlib.suppress(Exception):
+                await self._calls(self._store.release_lease, self.id)
 
     # -- what clients hear ---------------------------------------------------------------------
 
@@ -680,12 +697,12 @@ class LiveTable:
         :meth:`join`. A store that cannot be reached leaves the table at its last step
         (logged): the connection hears the rest when this process catches up."""
         async with self.lock:
-            self._welcome(conn)
+            await self._welcome(conn)
 
-    def _welcome(self, conn: Connection) -> None:
+    async def _welcome(self, conn: Connection) -> None:
         try:
-            if self._catch_up():
-                self._take_theirs()
+            if await self._catch_up():
+                await self._take_theirs()
                 self._broadcast()
                 self._kick()
         except StoreUnavailableError as exc:
@@ -712,15 +729,14 @@ class LiveTable:
         shared store the hashes are read again first: another process may have replaced the
         token. Raise :class:`StoreUnavailableError` if they cannot be."""
         async with self.lock:
-            if self._shared is not None:
-                self._reload_seats(self._shared.seat_hashes(self.id))
+            self._reload_seats(await self._calls(self._store.seat_hashes, self.id))
             seat = self.seat_of(token)
             if seat is None:
                 return "token"
             if self.holding(seat) >= most:
                 return "full"
             conn.seat, conn.key = seat, self._hashes[seat]
-            self._welcome(conn)
+            await self._welcome(conn)
             if not conn.gone:
                 self._tell_seat(seat)
             return None
@@ -743,16 +759,14 @@ class LiveTable:
         at once, and the connections that hold the seat with it are closed (4401). Raise
         :class:`StoreUnavailableError`, changing nothing, if the store cannot be reached."""
         async with self.lock:
-            self._store.replace_seat_token(self.id, seat, digest)
+            await self._calls(self._store.replace_seat_token, self.id, seat, digest)
             self._reload_seats({**self._hashes, seat: digest})
 
     async def reload_seats(self) -> None:
         """Read the seats' token hashes from the shared store again (another process replaced
         one) and close the connections that hold a seat with an old token."""
-        if self._shared is None:
-            return
         async with self.lock:
-            self._reload_seats(self._shared.seat_hashes(self.id))
+            self._reload_seats(await self._calls(self._store.seat_hashes, self.id))
 
     def _reload_seats(self, hashes: dict[int, str] | None) -> None:
         if hashes is None:  # deleted by another process: its own sweep drops it here
@@ -768,7 +782,7 @@ class LiveTable:
             if seat is not None:
                 self._tell_seat(seat)
 
-    def leave(self, conn: Connection) -> None:
+    async def leave(self, conn: Connection) -> None:
         """Forget a connection; a seat's is the table's last activity, stored (a restarted
         server counts from there)."""
         if conn not in self.connections:
@@ -780,7 +794,7 @@ class LiveTable:
         if not (self.dropped or self.stopped or self.is_over):
             self.active = self._clock()
             try:
-                self._store.mark_active({self.id: self.active})
+                await self._calls(self._store.mark_active, {self.id: self.active})
             except StoreUnavailableError as exc:  # for a moment: the next sweep stores it
                 log.warning("table %s: its last activity was not stored: %s", self.id, exc)
             except Exception:  # the store is not the table: it goes on
@@ -843,6 +857,27 @@ def _spectator_error() -> ShockError:
     return BadSeatError("a spectator cannot act: connect with a seat's token")
 
 
+#: The tasks :func:`_background` started, until they end (the loop keeps only weak
+#: references to its tasks).
+_TASKS: set[asyncio.Task[None]] = set()
+
+
+def _background(work: Awaitable[object], failed: str) -> None:
+    """Run a store call nobody waits for; log ``failed`` with the reason if it fails (a store
+    away for a moment: a warning line)."""
+    async def run() -> None:
+        try:
+            await work
+        except StoreUnavailableError as exc:
+            log.warning("%s: %s", failed, exc)
+        except Exception:
+            log.exception("%s", failed)
+
+    task = asyncio.get_running_loop().create_task(run())
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+
+
 class Hub:
     """Every table of a server, its store and its limits: ``max_tables`` unfinished tables at
     most, of them ``max_client_tables`` at most created by one client address (and beyond half
@@ -857,7 +892,7 @@ class Hub:
     are stored, and the store records its own with each action: a test's clock only moves
     what the hub itself notes)."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 1000,
+    def __init__(self, store: SharedStore, *, bot_delay: float = 0.0, max_tables: int = 1000,
                  max_client_tables: int = DEFAULT_MAX_CLIENT_TABLES,
                  max_finished: int = DEFAULT_MAX_FINISHED,
                  idle_seconds: float = DEFAULT_IDLE_MINUTES * 60,
@@ -867,19 +902,28 @@ class Hub:
                  max_client_mcts: int = DEFAULT_MAX_CLIENT_MCTS,
                  fairness: FairnessPolicy | None = None,
                  claims_per_second: float = DEFAULT_CLAIMS_PER_SECOND,
-                 claim_cooldown: float = DEFAULT_CLAIM_COOLDOWN) -> None:
+                 claim_cooldown: float = DEFAULT_CLAIM_COOLDOWN,
+                 store_deadline: float = DEFAULT_DEADLINE) -> None:
         if not idle_seconds > 0:
             raise InvalidArgumentError(f"idle time must be positive, not {idle_seconds!r}")
         ClaimLimit(claims_per_second, claim_cooldown)  # checked here, not at each table
         self.store = store
+        #: The store's calls, off the event loop and with a deadline.
+        self.calls = StoreCalls(store, deadline=store_deadline)
+        #: The tables whose bots this process runs now (renewed by :meth:`keep_leases_forever`).
+        self.leases = Leases()
+        #: Table ids lately asked for and not stored (id -> when to forget it): a client trying
+        #: ids costs the store one query each per :data:`UNKNOWN_SECONDS`, not one a request.
+        self._unknown: collections.OrderedDict[str, float] = collections.OrderedDict()
+        #: Tables being stored now, by the address that asked for them.
+        self._creating: collections.Counter[str | None] = collections.Counter()
         #: How a real-time game's races are settled (:class:`FairnessPolicy`).
         self.fairness = fairness or FairnessPolicy()
         #: Each seat's claims (slaps) a second at a real-time table, and the lockout past it.
         self.claims = (claims_per_second, claim_cooldown)
-        #: The store, when other server processes share it (see :class:`SharedStore`).
-        self.shared = store if isinstance(store, SharedStore) else None
-        #: Seconds between two looks for tables whose bots no live process runs (shared).
-        self.lease_every = 1.0
+        #: Seconds between two renewals of this process's leases (and looks for tables whose
+        #: bots no live process runs).
+        self.lease_every = RENEW_SECONDS
         self.bot_delay = bot_delay
         self.max_tables = max_tables
         self.max_client_tables = max_client_tables
@@ -901,7 +945,8 @@ class Hub:
         self.expired = 0
 
     def _live(self, stored: StoredTable) -> LiveTable:
-        return LiveTable(stored, self.store, bot_delay=self.bot_delay, on_over=self._over,
+        return LiveTable(stored, self.calls, self.leases, bot_delay=self.bot_delay,
+                         on_over=self._over,
                          clock=self._clock, thinker=self.thinker, fairness=self.fairness,
                          claims=self.claims)
 
@@ -929,20 +974,24 @@ class Hub:
         most = max(counts.values())
         return next(t for t in self._finished if counts[creator(t)] == most)
 
-    def _drop(self, table_id: str) -> None:
+    def _forget(self, table_id: str) -> None:
+        """Drop a table from memory (its connections closed as for an unknown table)."""
         live = self.tables.pop(table_id, None)
         if live is not None:
             live.drop()
-        try:
-            self.store.delete_table(table_id)
-        except Exception:  # the row stays; the next start drops it again
-            log.exception("table %s: could not be deleted", table_id)
 
-    def _mark(self, times: dict[str, float]) -> None:
+    def _drop(self, table_id: str) -> None:
+        """Drop a table from memory now and from the store in the background (a row that
+        stays is dropped again by the next start)."""
+        self._forget(table_id)
+        _background(self.calls(self.store.delete_table, table_id),
+                    f"table {table_id}: could not be deleted")
+
+    async def _mark(self, times: dict[str, float]) -> None:
         if not times:
             return
         try:
-            self.store.mark_active(times)
+            await self.calls(self.store.mark_active, times)
         except StoreUnavailableError as exc:  # for a moment: the next sweep stores them
             log.warning("the tables' last activity was not stored: %s", exc)
         except Exception:  # only the times are lost: a restart counts from the older ones
@@ -951,50 +1000,66 @@ class Hub:
     def _idle_text(self) -> str:
         return f"no seat connected and no action for {self.idle_seconds / 60:g} minutes"
 
-    def expire(self, *, log_each: bool = True) -> list[str]:
+    async def expire(self, *, log_each: bool = True) -> list[str]:
         """Drop the abandoned tables (from memory and from the store; their links then answer
         as for an unknown table), each with one line of log; return their ids."""
         now = self._clock()
         gone = [t.id for t in self.tables.values() if t.abandoned(now, self.idle_seconds)]
-        if self.shared is not None:
-            gone = [t for t in gone if self._idle_everywhere(t, now)]
+        gone = [t for t in gone if await self._idle_everywhere(t, now)]
         for table_id in gone:
             self.expired += 1
-            self._drop(table_id)
+            self._forget(table_id)
+            try:
+                await self.calls(self.store.delete_table, table_id)
+            except Exception:  # the row stays; the next sweep or start drops it again
+                log.exception("table %s: could not be deleted", table_id)
             if log_each:
                 log.info("table %s: deleted, abandoned: %s", table_id, self._idle_text())
         return gone
 
-    def _idle_everywhere(self, table_id: str, now: float) -> bool:
+    async def _idle_everywhere(self, table_id: str, now: float) -> bool:
         """Whether a table idle here is idle for every process sharing the store: another may
         have a seat connected (it stores that activity as it sweeps)."""
-        assert self.shared is not None
         try:
-            stored = self.shared.load_table(table_id)
+            stored = await self.calls(self.store.load_table, table_id)
         except StoreUnavailableError:
             return False  # next sweep
         if stored is None:  # deleted by another process: forget it here
-            live = self.tables.pop(table_id, None)
-            if live is not None:
-                live.drop()
+            self._forget(table_id)
             return False
-        if stored.active is not None and now - stored.active < self.idle_seconds:
-            self.tables[table_id].active = stored.active
+        live = self.tables.get(table_id)
+        if live is None:  # dropped meanwhile
+            return False
+        # Activity stored later than this process knows of is another process's (a seat
+        # connected there); with one process, the store holds nothing newer.
+        if (stored.active is not None and stored.active > live.active
+                and now - stored.active < self.idle_seconds):
+            live.active = stored.active
             return False
         return True
 
     async def find(self, table_id: str) -> LiveTable | None:
-        """Return the table with this id, or ``None``. With a shared store, a table this
-        process has not heard of (created by another one moments ago) is loaded from it;
-        raise :class:`StoreUnavailableError` if the store cannot be asked."""
+        """Return the table with this id, or ``None``. A table this process has not heard of
+        (created by another one moments ago) is loaded from the store; an id the store did not
+        have is remembered as unknown for :data:`UNKNOWN_SECONDS` (a table created meanwhile
+        is announced, which forgets it). Raise :class:`StoreUnavailableError` if the store
+        cannot be asked."""
         live = self.tables.get(table_id)
-        if live is not None or self.shared is None or not _TABLE_ID.fullmatch(table_id):
+        if live is not None or not _TABLE_ID.fullmatch(table_id):
             return live
-        return await self._load_one(table_id)
+        now = time.monotonic()
+        if self._unknown.get(table_id, now) > now:
+            return None
+        live = await self._load_one(table_id)
+        if live is None:
+            self._unknown[table_id] = now + UNKNOWN_SECONDS
+            self._unknown.move_to_end(table_id)
+            while len(self._unknown) > MAX_UNKNOWN:
+                self._unknown.popitem(last=False)
+        return live
 
     async def _load_one(self, table_id: str) -> LiveTable | None:
-        assert self.shared is not None
-        stored = self.shared.load_table(table_id)
+        stored = await self.calls(self.store.load_table, table_id)
         if stored is None:
             return None
         if table_id in self.tables:  # loaded meanwhile
@@ -1007,16 +1072,17 @@ class Hub:
         self.tables[table_id] = live
         if live.is_over:
             self._over(live)
+        elif live.wants_lease:
+            await self._take_leases([table_id])
         await live.start()
         return live
 
     async def listen_forever(self) -> None:
-        """With a shared store: take the steps other processes store as they are announced
-        (and load the tables they create), until cancelled."""
-        assert self.shared is not None
+        """Take the steps other processes store as they are announced (and load the tables
+        they create), until cancelled (a store of one process announces nothing)."""
         while True:
             try:
-                async for table_id, step in self.shared.notifications():
+                async for table_id, step in self.store.notifications():
                     await self._heard(table_id, step)
             except asyncio.CancelledError:
                 raise
@@ -1037,6 +1103,7 @@ class Hub:
                 return
             if live is None:
                 if _TABLE_ID.fullmatch(table_id):
+                    self._unknown.pop(table_id, None)  # created now, if not before
                     await self._load_one(table_id)
             elif live.table.step < step:
                 await live.catch_up()
@@ -1045,16 +1112,31 @@ class Hub:
         except Exception:
             log.exception("table %s: could not catch up", table_id or "(all)")
 
-    async def watch_bots_forever(self) -> None:
-        """With a shared store: every :attr:`lease_every` seconds, let this process take over
-        the bots of tables whose lease no live process holds (its holder died)."""
+    async def _take_leases(self, asked: list[str]) -> None:
+        """Take or renew the leases on the tables ``asked`` in one store call, and let the bots
+        of those newly held play (their holder died or hung, or they are new)."""
+        at = self.leases.clock()
+        held = await self.calls(self.store.lease, asked, LEASE_SECONDS) if asked else set()
+        for table_id in self.leases.taken(at, held, asked):
+            live = self.tables.get(table_id)
+            if live is not None:
+                live.wake()
+
+    async def keep_leases_forever(self) -> None:
+        """Every :attr:`lease_every` seconds, renew this process's leases and take those of
+        tables whose bots no live process runs (their holder died or hangs), all in one store
+        call, until cancelled."""
         while True:
             await asyncio.sleep(self.lease_every)
-            for live in list(self.tables.values()):
-                if not live.is_over:
-                    live.wake()
+            try:
+                await self._take_leases([t.id for t in self.tables.values() if t.wants_lease])
+            except StoreUnavailableError as exc:
+                # The leases held run out by themselves: this process's bots stop with them.
+                log.warning("the bots' leases could not be renewed: %s", exc)
+            except Exception:
+                log.exception("the bots' leases could not be renewed")
 
-    def sweep(self) -> list[str]:
+    async def sweep(self) -> list[str]:
         """Note the tables with a seat connected as active now (in the store too: a server
         killed and restarted counts from there), then :meth:`expire`."""
         now = self._clock()
@@ -1062,26 +1144,26 @@ class Hub:
         for live in self.tables.values():
             if live.seated and not live.is_over:
                 live.active = seated[live.id] = now
-        self._mark(seated)
-        return self.expire()
+        await self._mark(seated)
+        return await self.expire()
 
     async def sweep_forever(self) -> None:
         """:meth:`sweep` every :attr:`check_every` seconds, until cancelled."""
         while True:
             await asyncio.sleep(self.check_every)
             try:
-                self.sweep()
+                await self.sweep()
             except Exception:
                 log.exception("the abandoned tables could not be swept")
 
-    def load(self) -> None:
+    async def load(self) -> None:
         """Rebuild every stored table from its actions; a table that fails to rebuild is
         logged and left out, the others load. Finished tables beyond :attr:`max_finished` are
         dropped, the oldest first, and abandoned ones (by their stored last activity; one
         stored without it counts from now)."""
         before = self.dropped
         unknown: dict[str, float] = {}
-        for stored in self.store.load_tables():
+        for stored in await self.calls(self.store.load_tables):
             try:
                 live = self.tables[stored.id] = self._live(stored)
             except ShockError as exc:  # a row this server would not have written: one line
@@ -1096,12 +1178,17 @@ class Hub:
         if (dropped := self.dropped - before) > 0:
             log.info("dropped %d finished tables, beyond the %d kept", dropped,
                      self.max_finished)
-        if expired := self.expire(log_each=False):
+        if expired := await self.expire(log_each=False):
             log.info("deleted %d abandoned tables: %s", len(expired), self._idle_text())
-        self._mark({k: v for k, v in unknown.items() if k in self.tables})
+        await self._mark({k: v for k, v in unknown.items() if k in self.tables})
 
     async def start(self) -> None:
-        """Let every loaded table go on (pending chance, bots)."""
+        """Take the leases of the loaded tables' bots that no other process holds, and let
+        every loaded table go on (pending chance, bots)."""
+        try:
+            await self._take_leases([t.id for t in self.tables.values() if t.wants_lease])
+        except StoreUnavailableError as exc:  # the leases are asked again every second
+            log.warning("the bots' leases could not be taken: %s", exc)
         for live in list(self.tables.values()):
             try:
                 await live.start()
@@ -1113,7 +1200,8 @@ class Hub:
         """Store the activity of the tables with a seat connected, stop every table's bots and
         close the connections' writers."""
         now = self._clock()
-        self._mark({t.id: now for t in self.tables.values() if t.seated and not t.is_over})
+        await self._mark({t.id: now for t in self.tables.values()
+                          if t.seated and not t.is_over})
         for live in self.tables.values():
             await live.stop()
             for conn in list(live.connections):
@@ -1121,12 +1209,15 @@ class Hub:
         await self.thinker.close()  # the bots are stopped: the workers may go
 
     def open_tables(self) -> int:
-        """Return how many tables are not over."""
-        return sum(1 for t in self.tables.values() if not t.is_over)
+        """Return how many tables are not over (those being stored now too)."""
+        return (sum(1 for t in self.tables.values() if not t.is_over)
+                + sum(self._creating.values()))
 
     def client_tables(self, client: str) -> int:
-        """Return how many unfinished tables the client address ``client`` created."""
-        return sum(1 for t in self.tables.values() if t.client == client and not t.is_over)
+        """Return how many unfinished tables the client address ``client`` created (those
+        being stored now too)."""
+        return (sum(1 for t in self.tables.values() if t.client == client and not t.is_over)
+                + self._creating[client])
 
     def client_mcts_tables(self, client: str) -> int:
         """Return how many unfinished tables with an MCTS bot ``client`` created."""
@@ -1249,11 +1340,11 @@ class Hub:
             try:
                 self._check_client(client, mcts > 0)
             except ClientLimitError:
-                if not self.expire():
+                if not await self.expire():
                     raise
                 self._check_client(client, mcts > 0)
         if self.open_tables() >= self.max_tables and (
-                not self.expire() or self.open_tables() >= self.max_tables):
+                not await self.expire() or self.open_tables() >= self.max_tables):
             raise TableLimitError(f"the server has {self.max_tables} unfinished tables already:"
                                   " try again later")
         tokens = {s: secrets.token_urlsafe(32) for s in range(players) if s not in bot_seats}
@@ -1267,8 +1358,18 @@ class Hub:
         # Built (its bots made) before it is stored: a table that cannot be made leaves no row.
         live = self._live(stored)
         live.client = client
-        self.store.create_table(stored)
+        # Counted as held by ``client`` while it is stored: tables asked for meanwhile see it.
+        self._creating[client] += 1
+        try:
+            await self.calls(self.store.create_table, stored)
+        finally:
+            self._creating[client] -= 1
         self.tables[table_id] = live
+        if live.wants_lease:
+            try:
+                await self._take_leases([table_id])
+            except StoreUnavailableError as exc:  # asked again within a second
+                log.warning("table %s: its bots' lease could not be taken: %s", table_id, exc)
         log.info("table %s: created, %s, %d players, %d bots", table_id, game, players,
                  len(bot_seats))
         await live.start()

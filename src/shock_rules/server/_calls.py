@@ -1,0 +1,70 @@
+"""The store's calls, made off the event loop: each in a thread of the store's own, with a
+deadline the server keeps itself.
+
+A store call blocks its thread until the database answers. On the event loop, one slow
+statement would stall every table and every request of the process (its health check too);
+in a thread, it delays only the table that waits for it. And a database that stops answering
+without closing its connections (every PostgreSQL process stopped, the kernel still
+acknowledging) enforces no timeout of its own: the server's deadline turns the wait into a
+clear error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Final, ParamSpec, TypeVar
+
+from ._store import Store, StoreUnavailableError
+
+__all__ = ["DEFAULT_DEADLINE", "DEFAULT_THREADS", "StoreCalls"]
+
+#: Seconds a store call may take before the server gives up waiting for it: beyond the
+#: PostgreSQL store's own statement timeout (15 s), which a frozen database cannot enforce.
+DEFAULT_DEADLINE: Final = 20.0
+#: Threads that make store calls at once (the PostgreSQL store's connections: as many).
+DEFAULT_THREADS: Final = 4
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class StoreCalls:
+    """Call a store's methods from the event loop without blocking it: ``await calls(fn,
+    *args)`` runs ``fn(*args)`` in one of ``threads`` threads and returns what it returns,
+    raising what it raises; a call that has not returned within ``deadline`` seconds raises
+    :class:`StoreUnavailableError` (its thread finishes it, or fails it, on its own: what it
+    did then is found by the next catch-up, as for any write whose answer was lost)."""
+
+    def __init__(self, store: Store, *, deadline: float = DEFAULT_DEADLINE,
+                 threads: int = DEFAULT_THREADS) -> None:
+        self.store = store
+        self.deadline = deadline
+        self._pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="shock-rules store")
+
+    async def __call__(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+        try:
+            # shield: a timeout (or a cancelled caller) stops the wait, not the thread's call,
+            # whose result is then dropped.
+            return await asyncio.wait_for(asyncio.shield(future), self.deadline)
+        except TimeoutError:
+            future.add_done_callback(_ignore)
+            raise StoreUnavailableError(
+                f"the database did not answer within {self.deadline:g} s (what was asked may"
+                " still be done: the next view tells)") from None
+
+    def close(self) -> None:
+        """Close the store, then let the threads go (a call still stuck in one is left to
+        end with its connection)."""
+        self.store.close()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _ignore(future: asyncio.Future[Any]) -> None:
+    """Retrieve a dropped call's outcome (else asyncio logs an exception never retrieved)."""
+    if not future.cancelled():
+        future.exception()
