@@ -27,8 +27,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
 from ..protocol import FairnessPolicy, RoundTrip
+from ._forward import forward, forwarded_for
 from ._guard import CrossSiteGuard, QuietDisconnects, SecurityHeaders, static_redirect
 from ._guard import client_key as client_key  # re-exported: it was defined here before
+from ._leases import Owner
 from ._open import open_store
 from ._store import Store, StoreUnavailableError, token_hash
 from ._tables import (
@@ -73,6 +75,8 @@ REPLACED: Final = "the seat's link was replaced"
 #: The WebSocket close code "try again later" (RFC 6455): the store cannot be reached now.
 TRY_LATER: Final = 1013
 _UNAVAILABLE: Final = "the database cannot be reached: try again in a moment"
+#: The reason of the "try again" close of a connection whose table another process took over.
+MOVED: Final = "the table moved to another server process: connect again"
 POLICY: Final = 1008
 #: The reasons of a 1008 close: too many messages refused as too fast, or frames not read.
 FLOODING: Final = "flooding"
@@ -451,11 +455,20 @@ class _Server:
         # A secret: no cache (a proxy's, the browser's) may keep it.
         return JSONResponse({"seat": seat, "token": new}, headers={"Cache-Control": "no-store"})
 
+    def _client(self, ws: WebSocket) -> str:
+        """Return a WebSocket's client address (its :func:`client_key`): for one forwarded by
+        another process of this server (its peer secret shows it), the address it forwards
+        for."""
+        key = forwarded_for(ws.headers, self.hub.peer_secret)
+        if key is not None:
+            return key
+        return client_key(ws.client.host if ws.client else None)
+
     def _admit(self, ws: WebSocket) -> tuple[str, str | None]:
         """Return a new WebSocket's client address (its :func:`client_key`) and why it is
         refused, or ``None``: too many open from that address, or opened too fast."""
-        host = ws.client.host if ws.client else None
-        key = client_key(host)
+        key = self._client(ws)
+        host = key or None
         limits = self.limits
         if self.sockets[key] >= limits.sockets_per_address:
             return key, (f"this address has {limits.sockets_per_address} WebSockets open"
@@ -494,12 +507,15 @@ class _Server:
 
     async def _play(self, ws: WebSocket, *, seat: bool) -> None:
         try:
-            live = await self.hub.find(ws.path_params["table"])
+            live = await self.hub.locate(ws.path_params["table"])
         except StoreUnavailableError:
             await ws.close(TRY_LATER, reason=_UNAVAILABLE)
             return
         if live is None:
             await ws.close(NO_TABLE)
+            return
+        if isinstance(live, Owner):  # another process plays it: served through that one
+            await forward(ws, live.address, self.hub.peer_secret, self._client(ws))
             return
         conn = Connection(None, _since(ws.query_params.get("since", "")))
         if seat and live.game.simultaneous:
@@ -757,6 +773,9 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
             elif conn.revoked:
                 with contextlib.suppress(Exception):
                     await ws.close(BAD_TOKEN, reason=REPLACED)
+            elif conn.moved:  # taken over by another process: connect again, through it
+                with contextlib.suppress(Exception):
+                    await ws.close(TRY_LATER, reason=MOVED)
             elif conn.gone:  # a table the server dropped: as for an unknown one
                 with contextlib.suppress(Exception):
                     await ws.close(NO_TABLE, reason="table dropped")

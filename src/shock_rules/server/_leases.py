@@ -15,7 +15,9 @@ import time
 from collections.abc import Callable, Collection
 from typing import Final
 
-__all__ = ["LEASE_SECONDS", "RENEW_SECONDS", "Leases"]
+import attrs
+
+__all__ = ["LEASE_SECONDS", "RENEW_SECONDS", "Leases", "Owner"]
 
 #: How long a lease lasts unless renewed: a hung process's tables wait this long at most.
 LEASE_SECONDS: Final = 5.0
@@ -24,6 +26,14 @@ RENEW_SECONDS: Final = 1.0
 #: How much sooner than the database this process counts its leases ended: a renewal's
 #: statement runs after the time it is counted from, and clocks drift a little.
 _MARGIN: Final = 1.0
+
+
+@attrs.frozen
+class Owner:
+    """Another live server process that owns a table (holds its lease): where a connection to
+    the table is forwarded. ``address`` is that process's own URL (``http://host:port``)."""
+
+    address: str
 
 
 class Leases:

@@ -395,6 +395,17 @@ class SQLiteStore:
     def release_lease(self, table_id: str) -> None:
         pass
 
+    def claim(self, table_id: str, seconds: float) -> object:
+        with self._lock:
+            row = self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else True
+
+    def unleased(self, limit: int) -> list[str]:
+        return []
+
+    def peer_secret(self) -> str:
+        return "x"
+
     def check(self) -> str | None:
         """Return ``None`` if the file reads whole (SQLite's ``quick_check``, which reads every
         page), else its first problem; raise :class:`sqlite3.DatabaseError` if it cannot say."""

@@ -44,7 +44,7 @@ from ..protocol import (
 )
 from ..protocol import Arrival as RaceArrival
 from ._calls import DEFAULT_DEADLINE, StoreCalls
-from ._leases import LEASE_SECONDS, RENEW_SECONDS, Leases
+from ._leases import LEASE_SECONDS, RENEW_SECONDS, Leases, Owner
 from ._store import (
     SEATS_CHANGED,
     SharedStore,
@@ -122,6 +122,9 @@ DEFAULT_CLAIM_COOLDOWN: Final = 2.0
 #: how many such ids are remembered at most (the oldest forgotten first).
 UNKNOWN_SECONDS: Final = 10.0
 MAX_UNKNOWN: Final = 10_000
+#: Tables no live process owns that one process takes over in one second at most (a process
+#: that died leaves many: the survivors share them, a second's worth each at a time).
+ORPHANS_AT_ONCE: Final = 50
 #: The margin past a race's deadline at which the table settles it (the event loop's timers
 #: may fire a little early).
 _TIMER_SLACK: Final = 0.001
@@ -165,6 +168,10 @@ class Connection:
     key: str | None = None
     #: Set when the seat's token it holds was replaced: the writer closes it (4401).
     revoked: bool = False
+    #: Set when another server process took the table over (this one lost its lease): the
+    #: writer closes it as "try again" (1013), and the client's next connection is served
+    #: through the new owner.
+    moved: bool = False
     #: The round trip of a seat's connection to a real-time table, from the server's pings
     #: (``None``: not pinged).
     round_trip: RoundTrip | None = None
@@ -537,9 +544,9 @@ class LiveTable:
 
     @property
     def wants_lease(self) -> bool:
-        """Whether the table has bots still to play (its lease is worth holding)."""
-        return bool(self._bots) and not (self.is_over or self.failed or self.dropped
-                                         or self.stopped)
+        """Whether the table is still played here: unfinished, not dropped (its lease makes
+        this process its owner: the one that applies its steps and runs its bots)."""
+        return not (self.is_over or self.dropped or self.stopped)
 
     def _lease(self) -> bool:
         """Whether this process may run the table's bots: only while it holds the table's
@@ -817,6 +824,18 @@ class LiveTable:
             return False
         return now - self.active >= idle
 
+    def disown(self) -> None:
+        """Let the table go to the process that took its lease over: stop its bots and races
+        here and close its connections as moved (they connect again, through the owner)."""
+        self.dropped = True
+        self._stop_races()
+        if self._task is not None:
+            self._task.cancel()
+        for conn in list(self.connections):
+            conn.moved = True
+            conn.queue.put_nowait(None)
+        self.connections.clear()
+
     def drop(self) -> None:
         """Mark the table dropped and close its connections (as for an unknown table)."""
         self.dropped = True
@@ -903,15 +922,21 @@ class Hub:
                  fairness: FairnessPolicy | None = None,
                  claims_per_second: float = DEFAULT_CLAIMS_PER_SECOND,
                  claim_cooldown: float = DEFAULT_CLAIM_COOLDOWN,
-                 store_deadline: float = DEFAULT_DEADLINE) -> None:
+                 store_deadline: float = DEFAULT_DEADLINE, address: str = "") -> None:
         if not idle_seconds > 0:
             raise InvalidArgumentError(f"idle time must be positive, not {idle_seconds!r}")
         ClaimLimit(claims_per_second, claim_cooldown)  # checked here, not at each table
         self.store = store
         #: The store's calls, off the event loop and with a deadline.
         self.calls = StoreCalls(store, deadline=store_deadline)
-        #: The tables whose bots this process runs now (renewed by :meth:`keep_leases_forever`).
+        #: The tables this process owns now (renewed by :meth:`keep_leases_forever`).
         self.leases = Leases()
+        #: This process's own URL, where the other processes forward connections to the
+        #: tables it owns ("": none can).
+        self.address = address
+        #: The secret the processes sharing the store prove themselves to one another with
+        #: (read from the store when the tables are loaded).
+        self.peer_secret = ""
         #: Table ids lately asked for and not stored (id -> when to forget it): a client trying
         #: ids costs the store one query each per :data:`UNKNOWN_SECONDS`, not one a request.
         self._unknown: collections.OrderedDict[str, float] = collections.OrderedDict()
@@ -1039,10 +1064,18 @@ class Hub:
         return True
 
     async def find(self, table_id: str) -> LiveTable | None:
-        """Return the table with this id, or ``None``. A table this process has not heard of
-        (created by another one moments ago) is loaded from the store; an id the store did not
-        have is remembered as unknown for :data:`UNKNOWN_SECONDS` (a table created meanwhile
-        is announced, which forgets it). Raise :class:`StoreUnavailableError` if the store
+        """Return the table with this id if this process serves it (it owns it, or it is
+        finished), else ``None`` (:meth:`locate` says where it is served)."""
+        found = await self.locate(table_id)
+        return found if isinstance(found, LiveTable) else None
+
+    async def locate(self, table_id: str) -> LiveTable | Owner | None:
+        """Return the table with this id if this process serves it: one it owns, one it takes
+        over (no live process holds its lease: it is loaded from the store), or a finished
+        one; an :class:`Owner` if another live process owns it (a connection is forwarded
+        there); ``None`` if the store has no such table. An id the store did not have is
+        remembered as unknown for :data:`UNKNOWN_SECONDS` (a table created meanwhile is
+        announced, which forgets it). Raise :class:`StoreUnavailableError` if the store
         cannot be asked."""
         live = self.tables.get(table_id)
         if live is not None or not _TABLE_ID.fullmatch(table_id):
@@ -1050,15 +1083,23 @@ class Hub:
         now = time.monotonic()
         if self._unknown.get(table_id, now) > now:
             return None
-        live = await self._load_one(table_id)
-        if live is None:
+        at = self.leases.clock()
+        claim = await self.calls(self.store.claim, table_id, LEASE_SECONDS)
+        if claim is None:
             self._unknown[table_id] = now + UNKNOWN_SECONDS
             self._unknown.move_to_end(table_id)
             while len(self._unknown) > MAX_UNKNOWN:
                 self._unknown.popitem(last=False)
-        return live
+            return None
+        if isinstance(claim, Owner):
+            return claim
+        if claim:  # this process holds its lease now (none did, or it is finished)
+            self.leases.taken(at, {table_id}, {table_id})
+        return await self._load_one(table_id)
 
     async def _load_one(self, table_id: str) -> LiveTable | None:
+        """Load a table from the store (this process owns it, or it is finished) and let it
+        go on."""
         stored = await self.calls(self.store.load_table, table_id)
         if stored is None:
             return None
@@ -1072,8 +1113,6 @@ class Hub:
         self.tables[table_id] = live
         if live.is_over:
             self._over(live)
-        elif live.wants_lease:
-            await self._take_leases([table_id])
         await live.start()
         return live
 
@@ -1101,10 +1140,8 @@ class Hub:
                 if live is not None:
                     await live.reload_seats()
                 return
-            if live is None:
-                if _TABLE_ID.fullmatch(table_id):
-                    self._unknown.pop(table_id, None)  # created now, if not before
-                    await self._load_one(table_id)
+            if live is None:  # another process's: it owns it (this one forwards to it)
+                self._unknown.pop(table_id, None)  # created now, if not before
             elif live.table.step < step:
                 await live.catch_up()
         except StoreUnavailableError as exc:
@@ -1113,28 +1150,43 @@ class Hub:
             log.exception("table %s: could not catch up", table_id or "(all)")
 
     async def _take_leases(self, asked: list[str]) -> None:
-        """Take or renew the leases on the tables ``asked`` in one store call, and let the bots
-        of those newly held play (their holder died or hung, or they are new)."""
+        """Take or renew the leases on the tables ``asked`` in one store call; let those
+        newly held go on (pending chance, bots), and let those another process took over go
+        (their connections connect again, through it)."""
+        if not asked:
+            return
         at = self.leases.clock()
-        held = await self.calls(self.store.lease, asked, LEASE_SECONDS) if asked else set()
+        held = await self.calls(self.store.lease, asked, LEASE_SECONDS)
         for table_id in self.leases.taken(at, held, asked):
             live = self.tables.get(table_id)
             if live is not None:
-                live.wake()
+                try:
+                    await live.start()
+                except Exception:
+                    live.failed = True
+                    log.exception("table %s: could not be resumed", live.id)
+        for table_id in asked:
+            live = self.tables.get(table_id)
+            if table_id not in held and live is not None and not live.is_over:
+                log.warning("table %s: taken over by another server process", table_id)
+                del self.tables[table_id]
+                live.disown()
 
     async def keep_leases_forever(self) -> None:
-        """Every :attr:`lease_every` seconds, renew this process's leases and take those of
-        tables whose bots no live process runs (their holder died or hangs), all in one store
-        call, until cancelled."""
+        """Every :attr:`lease_every` seconds, renew this process's leases in one store call,
+        then take over the tables no live process owns (their owner died or hangs: they are
+        loaded from the store and go on here), until cancelled."""
         while True:
             await asyncio.sleep(self.lease_every)
             try:
                 await self._take_leases([t.id for t in self.tables.values() if t.wants_lease])
+                for table_id in await self.calls(self.store.unleased, ORPHANS_AT_ONCE):
+                    await self.locate(table_id)
             except StoreUnavailableError as exc:
                 # The leases held run out by themselves: this process's bots stop with them.
-                log.warning("the bots' leases could not be renewed: %s", exc)
+                log.warning("the tables' leases could not be renewed: %s", exc)
             except Exception:
-                log.exception("the bots' leases could not be renewed")
+                log.exception("the tables' leases could not be renewed")
 
     async def sweep(self) -> list[str]:
         """Note the tables with a seat connected as active now (in the store too: a server
@@ -1163,6 +1215,7 @@ class Hub:
         stored without it counts from now)."""
         before = self.dropped
         unknown: dict[str, float] = {}
+        self.peer_secret = await self.calls(self.store.peer_secret)
         for stored in await self.calls(self.store.load_tables):
             try:
                 live = self.tables[stored.id] = self._live(stored)
@@ -1183,18 +1236,12 @@ class Hub:
         await self._mark({k: v for k, v in unknown.items() if k in self.tables})
 
     async def start(self) -> None:
-        """Take the leases of the loaded tables' bots that no other process holds, and let
-        every loaded table go on (pending chance, bots)."""
+        """Take the leases of the loaded tables that no other process holds, and let them go
+        on (pending chance, bots); those another process holds are let go."""
         try:
             await self._take_leases([t.id for t in self.tables.values() if t.wants_lease])
         except StoreUnavailableError as exc:  # the leases are asked again every second
-            log.warning("the bots' leases could not be taken: %s", exc)
-        for live in list(self.tables.values()):
-            try:
-                await live.start()
-            except Exception:
-                live.failed = True
-                log.exception("table %s: could not be resumed", live.id)
+            log.warning("the tables' leases could not be taken: %s", exc)
 
     async def stop(self) -> None:
         """Store the activity of the tables with a seat connected, stop every table's bots and
@@ -1365,12 +1412,10 @@ class Hub:
         finally:
             self._creating[client] -= 1
         self.tables[table_id] = live
-        if live.wants_lease:
-            try:
-                await self._take_leases([table_id])
-            except StoreUnavailableError as exc:  # asked again within a second
-                log.warning("table %s: its bots' lease could not be taken: %s", table_id, exc)
         log.info("table %s: created, %s, %d players, %d bots", table_id, game, players,
                  len(bot_seats))
-        await live.start()
+        try:
+            await self._take_leases([table_id])  # this process owns it: it deals, and so on
+        except StoreUnavailableError as exc:  # asked again within a second
+            log.warning("table %s: its lease could not be taken: %s", table_id, exc)
         return table_id, tokens
