@@ -10,6 +10,7 @@ import os
 import pwd
 import secrets
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -72,6 +73,30 @@ class Postgres:
     def stop(self) -> None:
         """Stop the server (fast shutdown: clients are disconnected)."""
         self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def _pids(self) -> list[int]:
+        """The postmaster's process id and its children's (every PostgreSQL process)."""
+        first = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:  # "pid (name) state ppid ...": the name may hold spaces, not a ")"
+                fields = stat.read_text().rpartition(")")[2].split()
+            except OSError:  # a process that ended meanwhile
+                continue
+            if int(fields[1]) == first:
+                children.append(int(stat.parent.name))
+        return [first, *children]
+
+    def freeze(self) -> None:
+        """Stop every PostgreSQL process (SIGSTOP): the kernel still accepts and acknowledges
+        on their sockets, but nothing answers, and no timeout of the server's own fires."""
+        for pid in self._pids():
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let the processes :meth:`freeze` stopped go on (SIGCONT)."""
+        for pid in self._pids():
+            os.kill(pid, signal.SIGCONT)
 
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"

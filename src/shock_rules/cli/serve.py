@@ -16,6 +16,7 @@ import os
 import sqlite3
 import stat
 import sys
+import urllib.parse
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
@@ -191,6 +192,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="the proxies (a comma list of addresses and networks such as"
                    " 127.0.0.1,10.0.0.0/8; * for any peer) whose X-Forwarded-For and"
                    " X-Forwarded-Proto are believed (default: nobody's)")
+    p.add_argument("--store-timeout", type=_seconds("--store-timeout"), default=20.0,
+                   metavar="SECONDS", help="a database call not answered this long is an error"
+                   " (\"the database cannot be reached\"), not a hang (default 20)")
+    p.add_argument("--advertise", type=_advertised, default=None, metavar="URL",
+                   help="this process's own URL, where the other processes sharing a"
+                        " postgresql:// database forward the connections to the tables it"
+                        " plays (default http://HOST:PORT, 127.0.0.1 for a --host of 0.0.0.0)")
     p.add_argument("--race-policy", choices=("compensated", "arrival"), default="compensated",
                    help="how the races of a real-time game (Melvin Vs. Kronk's slaps) are"
                         " settled: by each seat's reaction time less its round trip, within"
@@ -215,6 +223,22 @@ def _race_window(text: str) -> float:
     if not 0 <= value <= 1000:  # also refuses nan and inf
         raise argparse.ArgumentTypeError(f"expected milliseconds from 0 to 1000, not {text!r}")
     return value
+
+
+def _advertised(text: str) -> str:
+    """Read ``--advertise``: an ``http://`` or ``https://`` URL of a host and port, no path."""
+    parts = urllib.parse.urlsplit(text)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if (parts.scheme not in ("http", "https") or not parts.hostname or port is None
+            or parts.path not in ("", "/") or parts.query or parts.fragment
+            or parts.username or parts.password):
+        raise argparse.ArgumentTypeError(
+            f"expected a URL such as http://10.0.0.5:8000 (a host and port, no path), not"
+            f" {quote(text)}")
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def _sqlite(db: str) -> Store | int:
@@ -278,7 +302,7 @@ def limits_of(args: argparse.Namespace) -> Limits:
                   head_seconds=args.head_timeout, body_seconds=args.body_timeout,
                   write_seconds=args.write_timeout, keep_alive_seconds=args.keep_alive,
                   connections_per_address=args.connections_per_address,
-                  max_connections=args.max_connections)
+                  max_connections=args.max_connections, store_seconds=args.store_timeout)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -322,7 +346,7 @@ def _run(args: argparse.Namespace) -> int:
         serve(args.host, args.port, store, bot_delay=args.bot_delay,
               limits=limits_of(args), sockets=sockets,
               forwarded_allow_ips=args.forwarded_allow_ips, allow_origins=origins,
-              http=args.http,
+              http=args.http, advertise=args.advertise,
               fairness=FairnessPolicy(args.race_policy, args.race_window / 1000))
     except KeyboardInterrupt:
         return 130

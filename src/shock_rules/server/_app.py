@@ -9,7 +9,6 @@ import gc
 import json
 import logging
 import math
-import secrets
 import time
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
@@ -27,12 +26,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .._json import SCHEMA
 from ..protocol import FairnessPolicy, RoundTrip
-from ._forward import forward, forwarded_for
+from ._calls import DEFAULT_DEADLINE
+from ._forward import MOVED, UNREACHABLE, forward, forwarded_for
 from ._guard import CrossSiteGuard, QuietDisconnects, SecurityHeaders, static_redirect
 from ._guard import client_key as client_key  # re-exported: it was defined here before
 from ._leases import Owner
 from ._open import open_store
-from ._store import Store, StoreUnavailableError, token_hash
+from ._store import Store, StoreUnavailableError
 from ._tables import (
     DEFAULT_CLAIM_COOLDOWN,
     DEFAULT_CLAIMS_PER_SECOND,
@@ -45,6 +45,7 @@ from ._tables import (
     BotLimitError,
     ClientLimitError,
     Connection,
+    CreationRateError,
     Hub,
     LiveTable,
     RequestError,
@@ -75,8 +76,6 @@ REPLACED: Final = "the seat's link was replaced"
 #: The WebSocket close code "try again later" (RFC 6455): the store cannot be reached now.
 TRY_LATER: Final = 1013
 _UNAVAILABLE: Final = "the database cannot be reached: try again in a moment"
-#: The reason of the "try again" close of a connection whose table another process took over.
-MOVED: Final = "the table moved to another server process: connect again"
 POLICY: Final = 1008
 #: The reasons of a 1008 close: too many messages refused as too fast, or frames not read.
 FLOODING: Final = "flooding"
@@ -161,6 +160,10 @@ class Limits:
     #: message limit: a wrong slap costs a penalty, flooding must cost more.
     slaps_per_second: float = DEFAULT_CLAIMS_PER_SECOND
     slap_cooldown_seconds: float = DEFAULT_CLAIM_COOLDOWN
+    #: Seconds the server waits for one store call (made in a thread, off the event loop)
+    #: before it answers that the database cannot be reached: a database that stops answering
+    #: without closing its connections enforces no timeout of its own.
+    store_seconds: float = DEFAULT_DEADLINE
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -265,7 +268,7 @@ class _RequestRate:
 
 def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0,
                limits: Limits | None = None, allow_origins: Iterable[str] = (),
-               fairness: FairnessPolicy | None = None) -> Starlette:
+               fairness: FairnessPolicy | None = None, address: str = "") -> Starlette:
     """Return the table server as an ASGI application.
 
     ``store`` is a :class:`Store`, the path of an SQLite file (created if missing), or a
@@ -285,7 +288,9 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
               bot_workers=limits.bot_workers, max_table_mcts=limits.mcts_per_table,
               max_client_mcts=limits.mcts_tables_per_address, fairness=fairness,
               claims_per_second=limits.slaps_per_second,
-              claim_cooldown=limits.slap_cooldown_seconds)
+              claim_cooldown=limits.slap_cooldown_seconds,
+              store_deadline=limits.store_seconds, address=address,
+              tables_per_minute=limits.tables_per_minute)
     server = _Server(hub, limits)
     routes = [
         Route("/", server.page),
@@ -341,7 +346,8 @@ class _Server:
         loop = asyncio.get_running_loop()
         # Hear the steps other processes store (none with SQLite) and keep the bots' leases.
         tasks = [loop.create_task(hub.sweep_forever()), loop.create_task(hub.listen_forever()),
-                 loop.create_task(hub.keep_leases_forever())]
+                 loop.create_task(hub.keep_leases_forever()),
+                 loop.create_task(hub.summarize_forever())]
         try:
             yield
         finally:
@@ -392,6 +398,9 @@ class _Server:
         except BotLimitError as exc:
             bucket.give_back()
             return _error("too_many_bots", str(exc), 429)
+        except CreationRateError as exc:
+            bucket.give_back()
+            return _error("too_fast", str(exc), 429)
         except ClientLimitError as exc:
             bucket.give_back()
             return _error("too_many_open", str(exc), 429)
@@ -413,18 +422,20 @@ class _Server:
         :data:`MAX_LISTED`). No per-address limit: the answer is bounded, built from memory
         without the store, and tells no more than each table's spectator view."""
         # An object, not a bare list: room for more fields without breaking a client.
-        return JSONResponse({"tables": self.hub.listing(MAX_LISTED)})
+        try:
+            return JSONResponse({"tables": await self.hub.listing(MAX_LISTED)})
+        except StoreUnavailableError:
+            return _error("unavailable", _UNAVAILABLE, 503)
 
     async def spectator_view(self, request: Request) -> Response:
         """``GET /api/tables/ID``: the table as a spectator sees it."""
         try:
-            live = await self.hub.find(request.path_params["table"])
+            view = await self.hub.spectator_view(request.path_params["table"])
         except StoreUnavailableError:
             return _error("unavailable", _UNAVAILABLE, 503)
-        if live is None:
+        if view is None:
             return _error("no_such_table", "no such table", 404)
-        async with live.lock:
-            return JSONResponse(live.table.view_document(None))
+        return JSONResponse(view)
 
     async def replace_token(self, request: Request) -> Response:
         """``POST /api/tables/ID/seats/N/token`` with ``Authorization: Bearer TOKEN`` (the
@@ -438,20 +449,17 @@ class _Server:
         if not bucket.take():  # a right token and a wrong one alike: each costs the store
             return _too_fast(bucket, f"{self.limits.replaces_per_minute:g} seat links replaced"
                                      " a minute")
+        table, seat = request.path_params["table"], request.path_params["seat"]
         try:
-            live = await self.hub.find(request.path_params["table"])
-            if live is None:
-                return _error("no_such_table", "no such table", 404)
-            await live.reload_seats()  # another process may have replaced it already
-            seat = live.seat_of(token)
-            # One answer for a wrong token and another seat's: nothing learnt from either.
-            if seat is None or str(seat) != request.path_params["seat"]:
-                return _unauthorized("the token is not this seat's")
-            new = secrets.token_urlsafe(32)
-            await live.replace_token(seat, token_hash(new))
+            found, new = await self.hub.replace_token(table, seat, token)
         except StoreUnavailableError:
             return _error("unavailable", _UNAVAILABLE, 503)
-        log.info("table %s: seat %d's link replaced", live.id, seat)
+        if not found:
+            return _error("no_such_table", "no such table", 404)
+        if new is None:
+            # One answer for a wrong token and another seat's: nothing learnt from either.
+            return _unauthorized("the token is not this seat's")
+        log.info("table %s: seat %s's link replaced", table, seat)
         # A secret: no cache (a proxy's, the browser's) may keep it.
         return JSONResponse({"seat": seat, "token": new}, headers={"Cache-Control": "no-store"})
 
@@ -506,16 +514,35 @@ class _Server:
                 del self.sockets[key]
 
     async def _play(self, ws: WebSocket, *, seat: bool) -> None:
+        table_id = ws.path_params["table"]
         try:
-            live = await self.hub.locate(ws.path_params["table"])
+            live = await self.hub.locate(table_id)
+            if isinstance(live, Owner):  # another process plays it: served through that one
+                if forwarded_for(ws.headers, self.hub.peer_secret) is not None:
+                    # Forwarded here by a process that thought this one the owner: the table
+                    # moved meanwhile. Once is enough: the client comes again.
+                    await ws.close(TRY_LATER, reason=MOVED)
+                    return
+                with self.hub.forwarding(table_id) as moved:
+                    served = await forward(ws, live.address, self.hub.peer_secret,
+                                           self._client(ws), moved)
+                if served:
+                    return
+                if served is None:  # the owner does not answer: its lease ends by itself
+                    await ws.close(TRY_LATER, reason=UNREACHABLE)
+                    return
+                # Nothing listens where the owner was: it is gone, and this process takes
+                # the table over now rather than when its lease ends.
+                await self.hub.evict(table_id, live)
+                live = await self.hub.locate(table_id)
+                if isinstance(live, Owner):
+                    await ws.close(TRY_LATER, reason=UNREACHABLE)
+                    return
         except StoreUnavailableError:
             await ws.close(TRY_LATER, reason=_UNAVAILABLE)
             return
         if live is None:
             await ws.close(NO_TABLE)
-            return
-        if isinstance(live, Owner):  # another process plays it: served through that one
-            await forward(ws, live.address, self.hub.peer_secret, self._client(ws))
             return
         conn = Connection(None, _since(ws.query_params.get("since", "")))
         if seat and live.game.simultaneous:

@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ._guard import client_key
 
-__all__ = ["CLIENT_HEADER", "PEER_HEADER", "forward", "forwarded_for"]
+__all__ = ["CLIENT_HEADER", "MOVED", "PEER_HEADER", "UNREACHABLE", "forward", "forwarded_for"]
 
 #: The header a forwarding process proves itself with (the processes' shared secret).
 PEER_HEADER: Final = "x-shock-rules-peer"
@@ -35,9 +35,12 @@ CONNECT_SECONDS: Final = 5.0
 #: The largest message passed on (the owner refuses what is over its own limit with a reason:
 #: this only bounds what a forwarding process holds).
 MAX_MESSAGE: Final = 2**22
-#: The WebSocket close code "try again later" (RFC 6455).
+#: The WebSocket close code "try again later" (RFC 6455), and its reason when the process
+#: that owns a table cannot be reached.
 _TRY_LATER: Final = 1013
-_UNREACHABLE: Final = "the table's server process cannot be reached: try again in a moment"
+UNREACHABLE: Final = "the table's server process cannot be reached: try again in a moment"
+#: The reason of the "try again" close of a connection whose table another process took over.
+MOVED: Final = "the table moved to another server process: connect again"
 
 
 def forwarded_for(headers: Mapping[str, str], secret: str) -> str | None:
@@ -51,11 +54,16 @@ def forwarded_for(headers: Mapping[str, str], secret: str) -> str | None:
     return client_key(headers.get(CLIENT_HEADER) or None)
 
 
-async def forward(ws: WebSocket, address: str, secret: str, client: str) -> None:
+async def forward(ws: WebSocket, address: str, secret: str, client: str,
+                  moved: asyncio.Event | None = None) -> bool | None:
     """Serve the accepted WebSocket ``ws`` through the process at ``address`` (``http://host:
     port``): the same path and query, every message passed on both ways, until either side
-    closes (the owner's close code and reason reach the client). An owner that cannot be
-    reached closes ``ws`` as "try again later"."""
+    closes (the owner's close code and reason reach the client); return ``True`` then. If the
+    owner cannot be reached, return without using ``ws``: ``False`` if nothing listens at its
+    address (the process is gone: its table may be taken over at once), ``None`` if it does
+    not answer in time (it may hang: its lease ends by itself). When ``moved`` is set (this
+    process took the table over), the client is closed as "try again": it comes back to be
+    served here."""
     url = address.replace("http", "ws", 1) + ws.url.path
     if ws.url.query:
         url += "?" + ws.url.query
@@ -65,18 +73,28 @@ async def forward(ws: WebSocket, address: str, secret: str, client: str) -> None
                                                               CLIENT_HEADER: client},
                                      max_size=MAX_MESSAGE, compression=None,
                                      open_timeout=None, ping_interval=None)
+    except ConnectionRefusedError:
+        return False
     except (OSError, TimeoutError, InvalidHandshake, InvalidURI):
-        with contextlib.suppress(Exception):
-            await ws.close(_TRY_LATER, reason=_UNREACHABLE)
-        return
+        return None
     async with upstream:
         up = asyncio.create_task(_up(ws, upstream))
+        down = asyncio.create_task(_down(ws, upstream))
+        waits: set[asyncio.Future[object]] = {down}
+        if moved is not None:
+            waits.add(asyncio.ensure_future(moved.wait()))
         try:
-            await _down(ws, upstream)
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if not down.done():  # taken over here: the client comes again
+                with contextlib.suppress(Exception):
+                    await ws.close(_TRY_LATER, reason=MOVED)
         finally:
-            up.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await up
+            for task in (up, down, *waits):
+                task.cancel()
+            for task in (up, down, *waits):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+    return True
 
 
 async def _up(ws: WebSocket, upstream: ClientConnection) -> None:
@@ -108,6 +126,6 @@ async def _down(ws: WebSocket, upstream: ClientConnection) -> None:
         return
     code, reason = upstream.close_code, upstream.close_reason or ""
     if code is None or code in (1005, 1006):  # no close frame: the owner went away
-        code, reason = _TRY_LATER, _UNREACHABLE
+        code, reason = _TRY_LATER, UNREACHABLE
     with contextlib.suppress(Exception):
         await ws.close(code, reason=reason)

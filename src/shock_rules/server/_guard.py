@@ -158,6 +158,10 @@ class Guard:
         self.per_address = per_address
         self.total = total
         self.trusted = trusted or TrustedProxies()
+        #: The hosts of the other server processes sharing this one's store (kept up to date
+        #: by its hub): they forward their clients' connections here, each counted by the
+        #: application by the client address it names.
+        self.peers: set[str] = set()
         #: The open connections of each client address (its transports: an upgraded
         #: WebSocket keeps its transport but gets a protocol object of another class).
         self.open: dict[str, weakref.WeakSet[asyncio.Transport]] = {}
@@ -171,7 +175,8 @@ class Guard:
         if self.total is not None and held > self.total:
             self._refuse(transport, "*", f"over {self.total} connections at once in all")
             return False
-        if host is None or host in self.trusted:  # a proxy's clients are counted by the app
+        if host is None or host in self.trusted or host in self.peers:
+            # a proxy's, or another process's, clients are counted by the application
             return True
         key = client_key(host)
         live = self.open.get(key)

@@ -17,12 +17,15 @@ from typing import Final
 
 import attrs
 
-__all__ = ["LEASE_SECONDS", "RENEW_SECONDS", "Leases", "Owner"]
+__all__ = ["GRACE_SECONDS", "LEASE_SECONDS", "RENEW_SECONDS", "Leases", "Owner"]
 
 #: How long a lease lasts unless renewed: a hung process's tables wait this long at most.
 LEASE_SECONDS: Final = 5.0
 #: How often the holder renews its leases (and tries to take the tables nobody holds).
 RENEW_SECONDS: Final = 1.0
+#: How long past its end a lease is still left to its holder by the other processes (it
+#: renews it first: a database back after a pause of its own does not move every table).
+GRACE_SECONDS: Final = 5.0
 #: How much sooner than the database this process counts its leases ended: a renewal's
 #: statement runs after the time it is counted from, and clocks drift a little.
 _MARGIN: Final = 1.0
@@ -31,9 +34,11 @@ _MARGIN: Final = 1.0
 @attrs.frozen
 class Owner:
     """Another live server process that owns a table (holds its lease): where a connection to
-    the table is forwarded. ``address`` is that process's own URL (``http://host:port``)."""
+    the table is forwarded. ``address`` is that process's own URL (``http://host:port``),
+    ``holder`` the id its leases are held by."""
 
     address: str
+    holder: str
 
 
 class Leases:

@@ -180,7 +180,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
           sockets: list[socket.socket] | None = None,
           forwarded_allow_ips: str | Iterable[str] = "",
           allow_origins: Iterable[str] = (), http: str = "auto",
-          fairness: FairnessPolicy | None = None) -> None:
+          fairness: FairnessPolicy | None = None, advertise: str | None = None) -> None:
     """Run the table server until interrupted (``shock-rules serve``); ``db`` is the path of
     its SQLite file, or a :class:`Store` (as for :func:`create_app`, with ``allow_origins``).
 
@@ -189,7 +189,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
     believed; by default nobody's (:class:`ValueError` for what is no address or network).
     ``http`` is uvicorn's HTTP parser: ``h11``, ``httptools`` (:class:`ImportError` if it is
     not installed) or ``auto`` (httptools if installed, else h11). ``fairness`` is how the races
-    of a real-time game are settled (``--race-policy``, ``--race-window``).
+    of a real-time game are settled (``--race-policy``, ``--race-window``). ``advertise`` is
+    this process's own URL, where the other processes sharing its PostgreSQL store forward
+    the connections to the tables it plays (default ``http://HOST:PORT`` of the socket it
+    listens on, ``127.0.0.1`` for a wildcard address: processes of one machine).
 
     It binds ``host`` and ``port`` (:func:`listen`, which raises :class:`ListenError` when it
     cannot) before it starts anything, unless given the bound ``sockets`` to listen on (the
@@ -202,25 +205,37 @@ def serve(host: str = "127.0.0.1", port: int = 8000,
     try:
         _serve(sockets, db, bot_delay=bot_delay, limits=limits, log_level=log_level,
                compress=compress, trusted=trusted, allow_origins=allow_origins, http=http,
-               fairness=fairness)
+               fairness=fairness, advertise=advertise)
     finally:
         for sock in sockets:
             with contextlib.suppress(OSError):
                 sock.close()
 
 
+def _own_url(sock: socket.socket) -> str:
+    """The URL of the socket a process listens on, as the other processes of one machine
+    reach it (a wildcard address: the loopback one)."""
+    host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def _serve(sockets: list[socket.socket], db: Store | str | Path, *, bot_delay: float,
            limits: Limits | None, log_level: str, compress: bool, trusted: TrustedProxies,
            allow_origins: Iterable[str], http: str = "auto",
-           fairness: FairnessPolicy | None = None) -> None:
+           fairness: FairnessPolicy | None = None, advertise: str | None = None) -> None:
     limits = limits or Limits()
     app = create_app(db, bot_delay=bot_delay, limits=limits, allow_origins=allow_origins,
-                     fairness=fairness)
+                     fairness=fairness, address=advertise or _own_url(sockets[0]))
     total, batch = connection_budget()
     guard = Guard(head_seconds=limits.head_seconds, body_seconds=limits.body_seconds,
                   per_address=limits.connections_per_address,
                   total=limits.max_connections or total, trusted=trusted,
                   write_seconds=limits.write_seconds)
+    guard.peers = app.state.hub.peer_hosts  # one set: the hub keeps it up to date
     # Messages over 16 times the limit are cut off by the WebSocket layer itself (close 1009);
     # the application answers smaller oversized ones with an error document.
     host, port = sockets[0].getsockname()[:2]

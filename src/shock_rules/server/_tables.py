@@ -15,7 +15,8 @@ import random
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+import urllib.parse
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Final
 
 import attrs
@@ -44,7 +45,8 @@ from ..protocol import (
 )
 from ..protocol import Arrival as RaceArrival
 from ._calls import DEFAULT_DEADLINE, StoreCalls
-from ._leases import LEASE_SECONDS, RENEW_SECONDS, Leases, Owner
+from ._leases import GRACE_SECONDS, LEASE_SECONDS, RENEW_SECONDS, Leases, Owner
+from ._lobby import Listed, Summary
 from ._store import (
     SEATS_CHANGED,
     SharedStore,
@@ -108,6 +110,11 @@ MAX_LISTED: Final = 50
 #: Tables of one creator address the lobby's list gives at most: one address's hundred bot
 #: tables must not push everyone else's out of the list.
 MAX_LISTED_PER_ADDRESS: Final = 3
+#: The latest active listed tables the lobby reads from the store to choose from: its cost
+#: stays bounded however many tables the processes have.
+LISTING_ROWS: Final = 1000
+#: Seconds between two writes of the lobby's summaries of the tables a process plays.
+SUMMARY_SECONDS: Final = 1.0
 #: Minutes an unfinished table waiting for people is kept with no seat connected and no action
 #: (then it is abandoned: deleted), by default.
 DEFAULT_IDLE_MINUTES: Final = 60.0
@@ -137,6 +144,11 @@ class TableLimitError(ShockError, RuntimeError):
 class ClientLimitError(TableLimitError):
     """The client address asking for a table already has as many unfinished tables as one
     address may have."""
+
+
+class CreationRateError(ClientLimitError):
+    """The client address asking for a table created as many as it may in the last minute
+    (on all the server's processes together)."""
 
 
 class BotLimitError(ClientLimitError):
@@ -252,24 +264,19 @@ class LiveTable:
         #: Set when the server is shutting down (its store is about to close).
         self.stopped = False
         #: The client address that created the table (:func:`~shock_rules.server._app.client_key`),
-        #: or ``None`` for a table loaded from the store: kept in memory only, for the limit
-        #: of unfinished tables per address, so no address is written to the file.
+        #: or ``None`` for a table loaded from the store: kept in memory only (the limit of
+        #: MCTS tables per address, the server's shares), never written to the store.
         self.client: str | None = None
+        #: The creator's key (:meth:`Hub.creator_key`: a keyed hash of its address, stored
+        #: with the table until it is over, for the limits that hold across processes and the
+        #: lobby's per-creator share), or ``None`` if unknown.
+        self.creator = stored.creator
         #: Every action in the store, in step order (to go back to after a failed write).
         self._stored = list(stored.actions)
         self.table = self._replay(stored.actions)
 
     def _replay(self, actions: tuple[StoredAction, ...]) -> Table:
-        table = Table(self.config)  # without an rng: chance comes from the stored actions
-        for a in actions:
-            if a.step != table.step:
-                raise InvalidStateError(
-                    f"table {self.id}: stored action at step {a.step}, expected {table.step}")
-            if a.seat is None:
-                table.chance(a.action)
-            else:
-                table.act(a.seat, a.action)
-        return table
+        return replay(self.id, self.config, actions)
 
     @property
     def is_over(self) -> bool:
@@ -277,14 +284,8 @@ class LiveTable:
         return self.table.is_over
 
     def seat_of(self, token: str) -> int | None:
-        """Return the seat whose token this is, or ``None``; the hashes are compared in
-        constant time, and every seat is compared, so the time tells nothing."""
-        digest = token_hash(token)
-        found = None
-        for seat, stored in self._hashes.items():
-            if hmac.compare_digest(digest, stored):
-                found = seat
-        return found
+        """Return the seat whose token this is, or ``None`` (:func:`seat_of`)."""
+        return seat_of(self._hashes, token)
 
     # -- changes -------------------------------------------------------------------------------
 
@@ -807,6 +808,14 @@ class LiveTable:
             except Exception:  # the store is not the table: it goes on
                 log.exception("table %s: its last activity could not be stored", self.id)
 
+    def summary(self) -> Summary:
+        """What the lobby shows of the table now (its spectator view tells as much)."""
+        state = self.table.state
+        return Summary(state.round if self.game.name == "shock" else None,
+                       state.phase.name.lower(),
+                       len({c.seat for c in self.connections if c.seat is not None}),
+                       self.is_over)
+
     @property
     def seated(self) -> bool:
         """Whether a seat (a person, not a spectator) is connected."""
@@ -872,6 +881,44 @@ class LiveTable:
             self._judge.shown(conn.seat, step, self._race_clock())
 
 
+def replay(table_id: str, config: Any, actions: tuple[StoredAction, ...]) -> Table:
+    """Rebuild a table from its config and stored actions (raising if they do not follow)."""
+    table = Table(config)  # without an rng: chance comes from the stored actions
+    for a in actions:
+        if a.step != table.step:
+            raise InvalidStateError(
+                f"table {table_id}: stored action at step {a.step}, expected {table.step}")
+        if a.seat is None:
+            table.chance(a.action)
+        else:
+            table.act(a.seat, a.action)
+    return table
+
+
+def seat_of(hashes: dict[int, str], token: str) -> int | None:
+    """Return the seat whose token this is by the seats' token ``hashes``, or ``None``; the
+    hashes are compared in constant time, and every seat is compared, so the time tells
+    nothing."""
+    digest = token_hash(token)
+    found = None
+    for seat, stored in hashes.items():
+        if hmac.compare_digest(digest, stored):
+            found = seat
+    return found
+
+
+def _host_of(address: str) -> str:
+    """The host of a process's URL (``http://10.0.0.5:8000`` → ``10.0.0.5``)."""
+    return urllib.parse.urlsplit(address).hostname or ""
+
+
+def _listed(live: LiveTable) -> Listed:
+    """The lobby's entry of a table this process plays: as it is now."""
+    return Listed(live.id, live.game.name, live.config.players,
+                  live.config.variant.value if live.game.name == "shock" else None,
+                  live.bot_names, live.created, live.active, live.creator, live.summary())
+
+
 def _spectator_error() -> ShockError:
     return BadSeatError("a spectator cannot act: connect with a seat's token")
 
@@ -922,7 +969,8 @@ class Hub:
                  fairness: FairnessPolicy | None = None,
                  claims_per_second: float = DEFAULT_CLAIMS_PER_SECOND,
                  claim_cooldown: float = DEFAULT_CLAIM_COOLDOWN,
-                 store_deadline: float = DEFAULT_DEADLINE, address: str = "") -> None:
+                 store_deadline: float = DEFAULT_DEADLINE, address: str = "",
+                 tables_per_minute: float | None = None) -> None:
         if not idle_seconds > 0:
             raise InvalidArgumentError(f"idle time must be positive, not {idle_seconds!r}")
         ClaimLimit(claims_per_second, claim_cooldown)  # checked here, not at each table
@@ -937,11 +985,22 @@ class Hub:
         #: The secret the processes sharing the store prove themselves to one another with
         #: (read from the store when the tables are loaded).
         self.peer_secret = ""
+        #: The hosts of the other live processes sharing the store (from their addresses):
+        #: their connections are forwarded clients'.
+        self.peer_hosts: set[str] = set()
         #: Table ids lately asked for and not stored (id -> when to forget it): a client trying
         #: ids costs the store one query each per :data:`UNKNOWN_SECONDS`, not one a request.
         self._unknown: collections.OrderedDict[str, float] = collections.OrderedDict()
-        #: Tables being stored now, by the address that asked for them.
-        self._creating: collections.Counter[str | None] = collections.Counter()
+        #: The lobby's summaries of this process's tables as last written to the store.
+        self._summaries: dict[str, Summary] = {}
+        #: The connections forwarded to other processes, by table: each one's event is set
+        #: when this process takes the table over.
+        self._pipes: dict[str, set[asyncio.Event]] = {}
+        #: Held while a table is created: the limits count the tables stored before it.
+        self._creating = asyncio.Lock()
+        #: Tables one client address may create a minute on all the processes together
+        #: (``None``: no such limit; each process's own burst limit is the application's).
+        self.tables_per_minute = tables_per_minute
         #: How a real-time game's races are settled (:class:`FairnessPolicy`).
         self.fairness = fairness or FairnessPolicy()
         #: Each seat's claims (slaps) a second at a real-time table, and the lockout past it.
@@ -1063,6 +1122,52 @@ class Hub:
             return False
         return True
 
+    async def spectator_view(self, table_id: str) -> dict[str, object] | None:
+        """Return the table's spectator view, or ``None`` if there is no such table: as this
+        process plays it, or (another process owns it) rebuilt from the store. Raise
+        :class:`StoreUnavailableError` if the store cannot be asked."""
+        found = await self.locate(table_id)
+        if isinstance(found, LiveTable):
+            async with found.lock:
+                return found.table.view_document(None)
+        if found is None:
+            return None
+        stored = await self.calls(self.store.load_table, table_id)
+        if stored is None:
+            return None
+        try:
+            return replay(table_id, from_json(stored.config),
+                          stored.actions).view_document(None)
+        except ShockError as exc:
+            log.error("table %s: could not be read: %s", table_id, exc)
+            return None
+
+    async def replace_token(self, table_id: str, seat: str, token: str
+                            ) -> tuple[bool, str | None]:
+        """Give a table's seat (its number as text) a new token if ``token`` is its current
+        one; return whether the table exists, and the new token (``None`` if the token is not
+        that seat's: one answer for a wrong token and another seat's). The old token stops
+        working at once, on every process, and the connections that hold it are closed.
+        Raise :class:`StoreUnavailableError` if the store cannot be asked."""
+        found = await self.locate(table_id)
+        if found is None:
+            return False, None
+        new = secrets.token_urlsafe(32)
+        if isinstance(found, LiveTable):
+            await found.reload_seats()  # another process may have replaced it already
+            held = found.seat_of(token)
+            if held is None or str(held) != seat:
+                return True, None
+            await found.replace_token(held, token_hash(new))
+            return True, new
+        # Another process plays it: the store is changed, which tells that process.
+        hashes = await self.calls(self.store.seat_hashes, table_id)
+        held = None if hashes is None else seat_of(hashes, token)
+        if held is None or str(held) != seat:
+            return hashes is not None, None
+        await self.calls(self.store.replace_seat_token, table_id, held, token_hash(new))
+        return True, new
+
     async def find(self, table_id: str) -> LiveTable | None:
         """Return the table with this id if this process serves it (it owns it, or it is
         finished), else ``None`` (:meth:`locate` says where it is served)."""
@@ -1084,7 +1189,7 @@ class Hub:
         if self._unknown.get(table_id, now) > now:
             return None
         at = self.leases.clock()
-        claim = await self.calls(self.store.claim, table_id, LEASE_SECONDS)
+        claim = await self.calls(self.store.claim, table_id, LEASE_SECONDS, GRACE_SECONDS)
         if claim is None:
             self._unknown[table_id] = now + UNKNOWN_SECONDS
             self._unknown.move_to_end(table_id)
@@ -1096,6 +1201,28 @@ class Hub:
         if claim:  # this process holds its lease now (none did, or it is finished)
             self.leases.taken(at, {table_id}, {table_id})
         return await self._load_one(table_id)
+
+    @contextlib.contextmanager
+    def forwarding(self, table_id: str) -> Iterator[asyncio.Event]:
+        """Note a connection forwarded to the table's owner while the block runs; the event
+        is set if this process takes the table over meanwhile (the connection is then closed
+        as "try again", and comes back to be served here)."""
+        moved = asyncio.Event()
+        pipes = self._pipes.setdefault(table_id, set())
+        pipes.add(moved)
+        try:
+            yield moved
+        finally:
+            pipes.discard(moved)
+            if not pipes:
+                del self._pipes[table_id]
+
+    async def evict(self, table_id: str, owner: Owner) -> None:
+        """End ``owner``'s lease on a table now: nothing listens at its address any more (it
+        died), so the table need not wait for its lease to end."""
+        log.warning("table %s: its server process at %s is gone; taken over", table_id,
+                    owner.address)
+        await self.calls(self.store.evict, table_id, owner.holder)
 
     async def _load_one(self, table_id: str) -> LiveTable | None:
         """Load a table from the store (this process owns it, or it is finished) and let it
@@ -1111,6 +1238,8 @@ class Hub:
             log.error("table %s: could not be loaded: %s", table_id, exc)
             return None
         self.tables[table_id] = live
+        for moved in self._pipes.get(table_id, ()):  # forwarded to the old owner: come here
+            moved.set()
         if live.is_over:
             self._over(live)
         await live.start()
@@ -1180,8 +1309,12 @@ class Hub:
             await asyncio.sleep(self.lease_every)
             try:
                 await self._take_leases([t.id for t in self.tables.values() if t.wants_lease])
-                for table_id in await self.calls(self.store.unleased, ORPHANS_AT_ONCE):
+                for table_id in await self.calls(self.store.unleased, ORPHANS_AT_ONCE,
+                                                 GRACE_SECONDS):
                     await self.locate(table_id)
+                hosts = {_host_of(a) for a in await self.calls(self.store.peers)}
+                self.peer_hosts.clear()  # in place: the connection guard holds this set
+                self.peer_hosts.update(hosts)
             except StoreUnavailableError as exc:
                 # The leases held run out by themselves: this process's bots stop with them.
                 log.warning("the tables' leases could not be renewed: %s", exc)
@@ -1256,15 +1389,31 @@ class Hub:
         await self.thinker.close()  # the bots are stopped: the workers may go
 
     def open_tables(self) -> int:
-        """Return how many tables are not over (those being stored now too)."""
-        return (sum(1 for t in self.tables.values() if not t.is_over)
-                + sum(self._creating.values()))
+        """Return how many tables this process plays that are not over."""
+        return sum(1 for t in self.tables.values() if not t.is_over)
 
-    def client_tables(self, client: str) -> int:
-        """Return how many unfinished tables the client address ``client`` created (those
-        being stored now too)."""
-        return (sum(1 for t in self.tables.values() if t.client == client and not t.is_over)
-                + self._creating[client])
+    async def client_tables(self, client: str) -> int:
+        """Return how many unfinished tables the client address ``client`` created, on every
+        process sharing the store."""
+        return await self.calls(self.store.creator_tables, self.creator_key(client))
+
+    async def _check_rate(self, client: str) -> None:
+        """Raise :class:`CreationRateError` if ``client`` created :attr:`tables_per_minute`
+        tables in the last minute, on all the processes sharing the store together."""
+        if self.tables_per_minute is None:
+            return
+        made = await self.calls(self.store.created_since, self.creator_key(client),
+                                time.time() - 60)
+        if made >= self.tables_per_minute:
+            raise CreationRateError(
+                f"this client address created {made} tables in the last minute, the most"
+                f" this server allows ({self.tables_per_minute:g}): try again in a minute")
+
+    def creator_key(self, client: str) -> str:
+        """Return the key the store counts ``client``'s tables by: a keyed hash of its address
+        (HMAC-SHA-256 with the processes' secret), never the address."""
+        return hmac.new(self.peer_secret.encode(), client.encode("utf-8", "replace"),
+                        "sha256").hexdigest()[:32]
 
     def client_mcts_tables(self, client: str) -> int:
         """Return how many unfinished tables with an MCTS bot ``client`` created."""
@@ -1287,10 +1436,10 @@ class Hub:
             return None
         return max(1, self.max_tables // 2 // len(holders))
 
-    def _check_client(self, client: str, mcts: bool) -> None:
+    async def _check_client(self, client: str, mcts: bool) -> None:
         """Raise :class:`ClientLimitError` if ``client`` may not create one more table now
         (:class:`BotLimitError` for one more with an MCTS bot)."""
-        held = self.client_tables(client)
+        held = await self.client_tables(client)
         if held >= self.max_client_tables:
             raise ClientLimitError(
                 f"this client address has {self.max_client_tables} unfinished tables already:"
@@ -1306,56 +1455,75 @@ class Hub:
                 f"this client address has {self.max_client_mcts} unfinished tables with an"
                 " MCTS bot already: finish one first, or choose other bots")
 
-    def listing(self, limit: int = MAX_LISTED,
-                per_address: int = MAX_LISTED_PER_ADDRESS) -> list[dict[str, object]]:
-        """Return the listed tables a newcomer may watch, ``limit`` at most and
-        ``per_address`` at most of one creator address (those loaded from the store have none
-        known: each counts alone), tables with person seats before bot-only ones, then the
-        latest activity first: for each, what its spectator view shows anyway (players,
-        variant, round, phase, whether it is over) and which seats are bots; never a token or
-        a seed."""
-        def rank(t: LiveTable) -> tuple[bool, float]:
-            return len(t.bot_names) < t.config.players, t.active
-
-        # Heaps, not sorts: a thousand tables cost a pass, not a sort, per request. Each
-        # address keeps its best ``per_address`` (the counter breaks ties: no table compared).
-        count = itertools.count()
-        best: dict[str, list[tuple[tuple[bool, float], int, LiveTable]]] = {}
-        alone: list[LiveTable] = []
-        for t in self.tables.values():
-            if not t.listed or t.dropped:
+    async def listing(self, limit: int = MAX_LISTED,
+                      per_address: int = MAX_LISTED_PER_ADDRESS) -> list[dict[str, object]]:
+        """Return the listed tables a newcomer may watch, of every process sharing the store
+        (read from it: its :data:`LISTING_ROWS` latest active), ``limit`` at most and
+        ``per_address`` at most of one creator address (a table whose creator is unknown
+        counts alone), tables with person seats before bot-only ones, then the latest activity
+        first: for each, what its spectator view shows anyway (players, variant, round, phase,
+        whether it is over) and which seats are bots; never a token, a seed or an address.
+        A table this process plays is shown as it is now; another's, as its owner last wrote
+        it (:meth:`summarize_forever`: a second or two ago)."""
+        rows = await self.calls(self.store.listed, LISTING_ROWS)
+        entries: list[Listed] = []
+        for row in rows:
+            live = self.tables.get(row.id)
+            if live is not None:
+                if live.listed and not live.dropped:
+                    entries.append(_listed(live))
                 continue
-            if t.client is None:
+            entry = Listed.read(row)
+            if entry is not None:
+                entries.append(entry)
+
+        def rank(t: Listed) -> tuple[bool, float]:
+            return t.persons > 0, t.active
+
+        # Heaps, not sorts: a thousand rows cost a pass, not a sort, per request. Each
+        # creator keeps its best ``per_address`` (the counter breaks ties: no entry compared).
+        count = itertools.count()
+        best: dict[str, list[tuple[tuple[bool, float], int, Listed]]] = {}
+        alone: list[Listed] = []
+        for t in entries:
+            if t.creator is None:
                 alone.append(t)
                 continue
-            heap = best.setdefault(t.client, [])
+            heap = best.setdefault(t.creator, [])
             item = (rank(t), next(count), t)
             if len(heap) < per_address:
                 heapq.heappush(heap, item)
             else:
                 heapq.heappushpop(heap, item)
         kept = itertools.chain(alone, (t for heap in best.values() for _, _, t in heap))
-        latest = heapq.nlargest(limit, kept, key=rank)
-        out: list[dict[str, object]] = []
         now = self._clock()
-        for live in latest:
-            state = live.table.state
-            shock = live.game.name == "shock"
-            out.append({
-                "table": live.id,
-                "game": live.game.name,
-                "players": live.config.players,
-                "variant": live.config.variant.value if shock else None,
-                "round": state.round if shock else None,
-                "phase": state.phase.name.lower(),
-                "persons": live.config.players - len(live.bot_names),
-                # Who is at the table now and how old it is: rows of tables made alike differ.
-                "seated": len({c.seat for c in live.connections if c.seat is not None}),
-                "age": max(0, int(now - live.created)),
-                "bots": {str(s): n for s, n in sorted(live.bot_names.items())},
-                "over": live.is_over,
-            })
-        return out
+        return [t.document(now) for t in heapq.nlargest(limit, kept, key=rank)]
+
+    async def summarize(self) -> None:
+        """Write what the lobby shows of the tables this process plays (round, phase, seats
+        connected, whether over), for those that changed since last written, in one store
+        call: the other processes' lobbies read it."""
+        changed: dict[str, Summary] = {}
+        for live in self.tables.values():
+            summary = live.summary()
+            if self._summaries.get(live.id) != summary:
+                changed[live.id] = summary
+        if changed:
+            await self.calls(self.store.summarize, changed)
+            self._summaries.update(changed)
+        for gone in [t for t in self._summaries if t not in self.tables]:
+            del self._summaries[gone]
+
+    async def summarize_forever(self) -> None:
+        """:meth:`summarize` every :data:`SUMMARY_SECONDS`, until cancelled."""
+        while True:
+            await asyncio.sleep(SUMMARY_SECONDS)
+            try:
+                await self.summarize()
+            except StoreUnavailableError as exc:
+                log.warning("the lobby's summaries were not written: %s", exc)
+            except Exception:
+                log.exception("the lobby's summaries could not be written")
 
     async def create(self, players: int, variant: str | None, bots: object,
                      client: str | None = None, *, listed: bool = True,
@@ -1381,15 +1549,24 @@ class Hub:
             raise RequestError(
                 f"bots: at most {self.max_table_mcts} MCTS bot{'s' * (self.max_table_mcts != 1)}"
                 f" a table on this server, not {mcts} (the other seats may be heuristic bots)")
+        # One creation at a time: the limits below count the tables stored before it.
+        async with self._creating:
+            return await self._create(config, game, players, bot_seats, mcts, client, listed)
+
+    async def _create(self, config: Any, game: str, players: int, bot_seats: dict[int, str],
+                      mcts: int, client: str | None, listed: bool
+                      ) -> tuple[str, dict[int, str]]:
         # One address may not take the whole server (nor keep it full by creating again as
         # its tables expire): its own unfinished tables are counted first, abandoned ones gone.
+        creator = None if client is None else self.creator_key(client)
         if client is not None:
+            await self._check_rate(client)
             try:
-                self._check_client(client, mcts > 0)
+                await self._check_client(client, mcts > 0)
             except ClientLimitError:
                 if not await self.expire():
                     raise
-                self._check_client(client, mcts > 0)
+                await self._check_client(client, mcts > 0)
         if self.open_tables() >= self.max_tables and (
                 not await self.expire() or self.open_tables() >= self.max_tables):
             raise TableLimitError(f"the server has {self.max_tables} unfinished tables already:"
@@ -1401,16 +1578,11 @@ class Hub:
         stored = StoredTable(id=table_id, config=to_json(config), bots=bot_seats,
                              seats={s: token_hash(t) for s, t in tokens.items()},
                              seed=secrets.token_hex(16), created=time.time(),
-                             listed=listed)
+                             listed=listed, creator=creator)
         # Built (its bots made) before it is stored: a table that cannot be made leaves no row.
         live = self._live(stored)
         live.client = client
-        # Counted as held by ``client`` while it is stored: tables asked for meanwhile see it.
-        self._creating[client] += 1
-        try:
-            await self.calls(self.store.create_table, stored)
-        finally:
-            self._creating[client] -= 1
+        await self.calls(self.store.create_table, stored)
         self.tables[table_id] = live
         log.info("table %s: created, %s, %d players, %d bots", table_id, game, players,
                  len(bot_seats))
