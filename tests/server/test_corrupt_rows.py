@@ -33,7 +33,7 @@ CORRUPT = [
     ("seats-not-text", GOOD_CONFIG, '{"1": "random"}', f'{{"0": {len(HASH)}}}', SEED, 4.0),
     ("seats-a-blob", GOOD_CONFIG, '{"1": "random"}', HASH.encode(), SEED, 5.0),
     ("bots-deep", GOOD_CONFIG, "[" * 100_000, f'{{"0": "{HASH}"}}', SEED, 6.0),
-    (None, GOOD_CONFIG, '{"1": "random"}', f'{{"0": "{HASH}"}}', SEED, 7.0),
+    (b"id-a-blob", GOOD_CONFIG, '{"1": "random"}', f'{{"0": "{HASH}"}}', SEED, 7.0),
     ("seed-a-blob", GOOD_CONFIG, '{"1": "random"}', f'{{"0": "{HASH}"}}', SEED.encode(), 8.0),
     ("created-text", GOOD_CONFIG, '{"1": "random"}', f'{{"0": "{HASH}"}}', SEED, "soon"),
     ("config-a-blob", b"\x00\xff", '{"1": "random"}', f'{{"0": "{HASH}"}}', SEED, 9.0),
@@ -70,6 +70,11 @@ def test_a_corrupt_row_is_logged_and_left_out(tmp_path: Path,
         hub = Hub(SQLiteStore(tmp_path / "db.sqlite3"))
         hub.load()
     assert [t.id for t in loaded] == [*good, "config-not-a-config", "unknown-bot"]
+    with caplog.at_level("ERROR", logger="shock_rules.server"):
+        one = SQLiteStore(tmp_path / "db.sqlite3")
+        assert one.load_table("bots-not-json") is None  # one table read alone: the same
+        assert one.load_table(good[0]) == loaded[0]
+        one.close()
     assert sorted(hub.tables) == good
     for row in CORRUPT:
         assert f"table {row[0]}: could not be restored" in caplog.text

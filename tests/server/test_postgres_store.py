@@ -1,6 +1,8 @@
-"""The PostgreSQL store against a real PostgreSQL server (``_postgres.py``): the contract of
-every store, and what several processes sharing it need -- one winner per step, announcements
-of new steps, leases that die with their process, and a database restarted underneath."""
+"""The PostgreSQL store against a real PostgreSQL server (``_postgres.py``), beyond the contract
+of every store (``test_store_contract.py``): what several processes sharing it need -- one
+winner per step, announcements of new steps, leases that end when their process stops renewing
+them -- and what a database that fails does to it: restarted underneath, too slow, frozen, or
+losing a connection in the middle of a commit (a real TCP proxy, ``_pgproxy.py``)."""
 
 from __future__ import annotations
 
@@ -18,11 +20,7 @@ import pytest
 psycopg = pytest.importorskip("psycopg")
 
 from shock_rules.server._open import open_store  # noqa: E402
-from shock_rules.server._postgres import (  # noqa: E402 -- after the skip
-    SCHEMA_VERSION,
-    PostgresStore,
-    SchemaVersionError,
-)
+from shock_rules.server._postgres import PostgresStore  # noqa: E402 -- after the skip
 from shock_rules.server._store import (  # noqa: E402
     StepTakenError,
     StoredAction,
@@ -30,6 +28,7 @@ from shock_rules.server._store import (  # noqa: E402
     StoreUnavailableError,
 )
 
+from ._pgproxy import PgProxy  # noqa: E402
 from ._postgres import Postgres  # noqa: E402
 
 
@@ -45,67 +44,6 @@ def _table(table_id: str, actions: int = 0, **fields: object) -> StoredTable:
     return StoredTable(id=table_id, config='{"type": "GameConfig"}', bots={1: "random"},
                        seats={0: "ab" * 32}, seed="5eed", created=100.0 + len(table_id),
                        actions=acts, **fields)  # type: ignore[arg-type]
-
-
-def test_tables_are_stored_whole_and_come_back_in_order(store: PostgresStore) -> None:
-    store.create_table(_table("t-one", 3, listed=False))
-    store.create_table(_table("t-second", 0))
-    store.append_actions("t-second", [StoredAction(0, None, "deal 7H"),
-                                      StoredAction(1, 2, "play 7H")])
-    tables = store.load_tables()
-    assert [t.id for t in tables] == ["t-one", "t-second"]
-    one, two = tables
-    assert one.actions == _table("t-one", 3).actions and one.listed is False
-    assert one.bots == {1: "random"} and one.seats == {0: "ab" * 32} and one.seed == "5eed"
-    assert two.actions == (StoredAction(0, None, "deal 7H"), StoredAction(1, 2, "play 7H"))
-    assert two.listed is True and two.active is not None and two.active > two.created
-    assert store.load_table("t-one") == one
-    assert store.load_table("nope") is None
-    assert store.actions_since("t-one", 1) == list(one.actions[1:])
-
-
-def test_a_taken_id_or_a_taken_step_stores_nothing(store: PostgresStore) -> None:
-    store.create_table(_table("t-x", 2))
-    with pytest.raises(psycopg.errors.UniqueViolation):
-        store.create_table(_table("t-x", 5))
-    with pytest.raises(StepTakenError):
-        store.append_actions("t-x", [StoredAction(2, 1, "new"), StoredAction(1, 1, "again")])
-    assert store.actions_since("t-x", 0) == list(_table("t-x", 2).actions)  # all or none
-    store.append_actions("t-x", [StoredAction(2, 1, "new")])
-    assert len(store.actions_since("t-x", 0)) == 3
-
-
-def test_delete_and_mark_active(store: PostgresStore) -> None:
-    store.create_table(_table("t-del", 4))
-    store.create_table(_table("t-keep", 1))
-    store.mark_active({"t-keep": 12345.5, "t-gone": 1.0})
-    store.delete_table("t-del")
-    store.delete_table("t-never")
-    (kept,) = store.load_tables()
-    assert kept.id == "t-keep" and kept.active == 12345.5
-    assert store.actions_since("t-del", 0) == []
-
-
-def test_an_unreadable_row_is_left_out_and_the_others_load(store: PostgresStore,
-                                                           postgres_db: str) -> None:
-    store.create_table(_table("t-good", 1))
-    store.create_table(_table("t-bad", 1))
-    with psycopg.connect(postgres_db, autocommit=True) as conn:
-        conn.execute("UPDATE tables SET bots = 'not json' WHERE id = 't-bad'")
-    assert [t.id for t in store.load_tables()] == ["t-good"]
-
-
-def test_the_schema_is_made_once_with_its_version_and_a_newer_one_is_refused(
-        postgres_db: str) -> None:
-    stores = [PostgresStore(postgres_db) for _ in range(3)]  # a second start changes nothing
-    with psycopg.connect(postgres_db, autocommit=True) as conn:
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [
-            (SCHEMA_VERSION,)]
-        conn.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION + 1,))
-    with pytest.raises(SchemaVersionError, match="newer than this shock_rules knows"):
-        PostgresStore(postgres_db)
-    for s in stores:
-        s.close()
 
 
 def test_open_store_picks_the_store_by_the_url(postgres_db: str, tmp_path: object) -> None:
@@ -151,54 +89,11 @@ def test_two_stores_racing_for_a_step_cannot_both_win(postgres_db: str) -> None:
         s.close()
 
 
-def test_a_lease_is_held_by_one_store_and_ends_with_it(postgres_db: str) -> None:
-    one, two = PostgresStore(postgres_db), PostgresStore(postgres_db)
-    assert one.try_lease("t-bots") and one.try_lease("t-bots")  # again: still held
-    assert one.holds_lease("t-bots") and not two.holds_lease("t-bots")
-    assert not two.try_lease("t-bots")
-    assert two.try_lease("t-other")
-    one.release_lease("t-bots")  # once is enough, however often it was asked
-    assert not one.holds_lease("t-bots")
-    assert two.try_lease("t-bots")
-    two.close()  # its session ends: PostgreSQL frees its locks (a moment later)
-    deadline = time.monotonic() + 10
-    while not one.try_lease("t-bots"):
-        assert time.monotonic() < deadline, "a closed store's lease never ended"
-        time.sleep(0.05)
-    assert one.try_lease("t-other")
-    one.close()
-
-
-def test_a_process_killed_loses_its_leases(postgres_db: str) -> None:
-    holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys, time\n"
-         "from shock_rules.server._postgres import PostgresStore\n"
-         f"s = PostgresStore({postgres_db!r})\n"
-         "assert s.try_lease('t-kill')\n"
-         "print('held', flush=True)\n"
-         "time.sleep(600)\n"],
-        stdout=subprocess.PIPE, text=True, env={**os.environ})
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        other = PostgresStore(postgres_db)
-        assert not other.try_lease("t-kill")
-        holder.send_signal(signal.SIGKILL)
-        holder.wait(10)
-        deadline = time.monotonic() + 10
-        while not other.try_lease("t-kill"):  # PostgreSQL ends the session's locks
-            assert time.monotonic() < deadline, "the killed process's lease never ended"
-            time.sleep(0.05)
-        other.close()
-    finally:
-        holder.kill()
-
-
 def test_postgresql_restarted_underneath_costs_a_clear_error_and_nothing_else(
         postgres: Postgres, postgres_db: str) -> None:
     store = PostgresStore(postgres_db)
     store.create_table(_table("t-restart", 3))
-    assert store.try_lease("t-restart")
+    assert store.lease(["t-restart"], 600) == {"t-restart"}
 
     async def across() -> list[tuple[str, int]]:
         stream = store.notifications()
@@ -222,9 +117,8 @@ def test_postgresql_restarted_underneath_costs_a_clear_error_and_nothing_else(
     # Nothing acknowledged was lost, nothing refused was kept.
     assert [a.action for a in store.actions_since("t-restart", 0)] == ["a0", "a1", "a2",
                                                                        "after"]
-    # The lease's session ended with the restart: the store knows at the next lease call,
-    # which takes it again on a new session.
-    assert store.try_lease("t-restart") and store.holds_lease("t-restart")
+    # The lease is a row, not a session: it outlived the restart, and is renewed.
+    assert store.lease(["t-restart"], 600) == {"t-restart"}
     store.close()
 
 
@@ -273,6 +167,153 @@ def test_keepalives_are_set_unless_the_url_sets_its_own() -> None:
     assert merged["keepalives_idle"] == "60" and merged["keepalives"] == "1"
     assert merged["user"] == "u" and merged["dbname"] == "db"
 
+
+
+def test_a_hung_process_loses_its_leases_when_they_expire(postgres_db: str) -> None:
+    # The holder renews its lease as a server does; stopped (SIGSTOP), it cannot, and the
+    # lease goes to another process when it expires. Resumed, it is told it lost it.
+    other = PostgresStore(postgres_db)
+    other.create_table(_table("t-hang"))
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import time\n"
+         "from shock_rules.server._postgres import PostgresStore\n"
+         f"s = PostgresStore({postgres_db!r})\n"
+         "assert s.lease(['t-hang'], 1.0) == {'t-hang'}\n"
+         "print('held', flush=True)\n"
+         "while s.lease(['t-hang'], 1.0) == {'t-hang'}:\n"
+         "    time.sleep(0.1)\n"
+         "print('lost', flush=True)\n"
+         "time.sleep(600)\n"],
+        stdout=subprocess.PIPE, text=True, env={**os.environ})
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        assert other.lease(["t-hang"], 60) == set()
+        holder.send_signal(signal.SIGSTOP)
+        deadline = time.monotonic() + 30
+        while other.lease(["t-hang"], 60) != {"t-hang"}:
+            assert time.monotonic() < deadline, "the hung process's lease never ended"
+            time.sleep(0.1)
+        holder.send_signal(signal.SIGCONT)
+        assert holder.stdout.readline().strip() == "lost"
+    finally:
+        holder.kill()
+        holder.wait(10)
+        other.close()
+
+
+def test_a_slow_call_holds_one_connection_not_the_store(postgres_db: str) -> None:
+    store = PostgresStore(postgres_db, statement_timeout=60)
+    store.create_table(_table("t-slow", 2))
+    blocker = psycopg.connect(postgres_db, autocommit=True)
+    outcome: list[object] = []
+    try:
+        blocker.execute("BEGIN")
+        blocker.execute("LOCK TABLE actions IN ACCESS EXCLUSIVE MODE")
+        reader = threading.Thread(
+            target=lambda: outcome.append(store.actions_since("t-slow", 0)), daemon=True)
+        reader.start()
+        deadline = time.monotonic() + 30
+        while not blocker.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND query LIKE 'SELECT step%%'").fetchone() == (1,):
+            assert time.monotonic() < deadline, "the reader never waited for the lock"
+            time.sleep(0.02)
+        # The reader waits on its connection; the store's others answer meanwhile.
+        assert store.seat_hashes("t-slow") == {0: "ab" * 32}
+        assert store.lease(["t-slow"], 5) == {"t-slow"}
+        assert reader.is_alive() and outcome == []
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    reader.join(30)
+    assert outcome == [list(_table("t-slow", 2).actions)]
+    store.close()
+
+
+@pytest.fixture
+def proxy(postgres: Postgres) -> Iterator[PgProxy]:
+    p = PgProxy(postgres.port)
+    yield p
+    p.close()
+
+
+def test_a_commit_whose_answer_was_lost_is_stored_once_and_no_error(
+        proxy: PgProxy, postgres_db: str) -> None:
+    # The connection dies after PostgreSQL committed, before its answer: the store tries
+    # again on a new connection, meets its own rows, and knows they are its own.
+    store = PostgresStore(proxy.url(postgres_db))
+    store.create_table(_table("t-lost", 2))
+    mine = [StoredAction(2, 0, "mine"), StoredAction(3, None, "deal 5H")]
+    proxy.lose_commit_answer()
+    store.append_actions("t-lost", mine)  # no StepTakenError: they were stored, once
+    assert proxy.failed.is_set()
+    proxy.lose_commit_answer()
+    store.create_table(_table("t-made", 1, listed=False))  # no TableExistsError either
+    assert proxy.failed.is_set()
+    direct = PostgresStore(postgres_db)
+    assert direct.actions_since("t-lost", 0) == [*_table("t-lost", 2).actions, *mine]
+    made = direct.load_table("t-made")
+    assert made is not None and made.listed is False and len(made.actions) == 1
+    # A different action at a step taken is still refused.
+    with pytest.raises(StepTakenError):
+        store.append_actions("t-lost", [StoredAction(3, 1, "not mine")])
+    direct.close()
+    store.close()
+
+
+def test_a_commit_lost_while_another_process_took_the_step_is_a_taken_step(
+        proxy: PgProxy, postgres_db: str) -> None:
+    # The connection dies before the COMMIT reaches PostgreSQL (rolled back), and another
+    # process stores its own action at that step meanwhile: trying again, the store meets a
+    # row that is not its own.
+    store = PostgresStore(proxy.url(postgres_db))
+    other = PostgresStore(postgres_db)
+    store.create_table(_table("t-race", 2))
+    proxy.lose_commit(lambda: other.append_actions("t-race", [StoredAction(2, 1, "theirs")]))
+    with pytest.raises(StepTakenError):
+        store.append_actions("t-race", [StoredAction(2, 0, "mine")])
+    assert proxy.failed.is_set()
+    assert [a.action for a in other.actions_since("t-race", 2)] == ["theirs"]
+    other.close()
+    store.close()
+
+
+def test_a_frozen_database_costs_an_error_after_the_call_timeout(
+        proxy: PgProxy, postgres_db: str) -> None:
+    # Nothing answers and nothing closes: the database's own statement timeout cannot help,
+    # the store's watchdog cuts the connection.
+    store = PostgresStore(proxy.url(postgres_db), call_timeout=1.0)
+    store.create_table(_table("t-frozen", 2))
+    proxy.freeze()
+    with pytest.raises(StoreUnavailableError, match=r"no answer within 1 s"):
+        store.actions_since("t-frozen", 0)
+    assert proxy.holding.is_set()
+    proxy.thaw()
+    assert len(store.actions_since("t-frozen", 0)) == 2  # on a new connection
+    store.close()
+
+
+def test_closing_does_not_wait_for_a_frozen_database(proxy: PgProxy, postgres_db: str) -> None:
+    store = PostgresStore(proxy.url(postgres_db), call_timeout=600)
+    store.create_table(_table("t-close", 1))
+    proxy.freeze()
+    outcome: list[BaseException | object] = []
+
+    def read() -> None:
+        try:
+            outcome.append(store.load_tables())
+        except BaseException as exc:  # handed to the test below
+            outcome.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert proxy.holding.wait(30)
+    store.close()  # returns: the stuck call's connection is cut, not waited for
+    reader.join(30)
+    assert not reader.is_alive() and len(outcome) == 1
+    assert isinstance(outcome[0], StoreUnavailableError)
+    assert str(outcome[0]) == "the store is closed"
 
 
 def test_a_new_connection_is_told_what_the_store_holds_though_no_announcement_came(

@@ -1,41 +1,54 @@
 """The PostgreSQL store: tables that several server processes share (the ``[postgres]`` extra,
 psycopg 3).
 
-Every method of :class:`~shock_rules.server.Store` is one transaction on one connection, as in
-SQLite, and the :class:`~shock_rules.server.SharedStore` methods let several processes serve
-the same tables: the primary key ``(table_id, step)`` of ``actions`` decides a race for a step
-(:class:`StepTakenError`), the transaction that stores actions announces them with ``NOTIFY``,
-and a table's bots are leased to one process with a session-level advisory lock, which
-PostgreSQL releases when the process's session ends (a process killed loses its leases).
+Every method of :class:`~shock_rules.server.Store` is one transaction on one connection of a
+small pool, so that calls from several threads run at once and one slow statement holds one
+connection, not the store. The primary key ``(table_id, step)`` of ``actions`` decides a race
+for a step (:class:`StepTakenError`), the transaction that stores actions announces them with
+``NOTIFY``, and a table is leased to one process at a time by a row of ``leases`` that
+expires unless its holder renews it (a process killed, or hung, loses its leases then).
 
-When PostgreSQL cannot be reached, every call raises :class:`StoreUnavailableError` and the
-next call connects again. A connection lost takes its leases with it: ``try_lease`` must be
-asked again. The connection URL is never logged or put in an error with its password: errors
-name the host and the database only.
+When PostgreSQL cannot be reached, every call raises :class:`StoreUnavailableError` and a
+later call connects again. A database that stops answering without closing its connections
+(frozen) costs the call an error after ``call_timeout``: the store cuts that connection itself,
+as the database's own statement timeout no longer runs. The connection URL is never logged or
+put in an error with its password: errors name the host and the database only.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
+import os
+import secrets
+import socket
 import threading
 import time
-from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
-from typing import Final, TypeVar
+from collections.abc import AsyncGenerator, Callable, Collection, Mapping, Sequence
+from typing import Final, TypeAlias, TypeVar
+
+import attrs
 
 from .._errors import missing_extra
-from ._store import (
+from ._rows import (
+    POSTGRES,
+    SCHEMA_VERSION,
     SEATS_CHANGED,
+    Dialect,
+    SchemaVersionError,
+    Statements,
     StepTakenError,
     StoredAction,
     StoredTable,
     StoreUnavailableError,
-    _BadRow,
-    _id_text,
-    _read_seat_map,
-    _read_table,
-    _seat_map,
+    TableExistsError,
+    decode_seats,
+    decode_table,
+    decode_tables,
+    encode_seats,
+    encode_table,
+    group_actions,
+    migrate,
 )
 
 try:
@@ -46,7 +59,7 @@ except ImportError as exc:
     raise missing_extra("shock_rules.server's PostgreSQL store", "postgres", exc,
                         frozenset({"psycopg"})) from None
 
-__all__ = ["SCHEMA_VERSION", "DriverError", "PostgresStore"]
+__all__ = ["SCHEMA_VERSION", "DriverError", "PostgresStore", "SchemaVersionError"]
 
 #: The base class of psycopg's errors: what making a :class:`PostgresStore` raises, besides
 #: :class:`StoreUnavailableError` and :class:`SchemaVersionError`, for a URL psycopg cannot
@@ -55,45 +68,33 @@ DriverError: Final = psycopg.Error
 
 log = logging.getLogger("shock_rules.server")
 
-#: The version of the schema this code writes (the ``schema_version`` relation).
-SCHEMA_VERSION: Final = 1
 #: The channel on which stored actions are announced: ``"<table id> <next step>"``, and a
 #: seat's replaced token: ``"<table id> seats"``.
 CHANNEL: Final = "shock_rules_steps"
 #: What an announcement of a replaced seat token holds instead of a step.
 SEATS_NOTE: Final = "seats"
-# One lock key for creating the schema: processes starting together wait for one another.
+# One lock key for migrating the schema: processes starting together wait for one another.
 _SCHEMA_LOCK: Final = 0x5348_4F43_4B00_0001
 
-_SCHEMA: Final = (
-    "CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)",
-    """CREATE TABLE IF NOT EXISTS tables (
-        id text PRIMARY KEY,
-        config text NOT NULL,
-        bots text NOT NULL,
-        seats text NOT NULL,
-        seed text NOT NULL,
-        created double precision NOT NULL,
-        active double precision,
-        listed boolean NOT NULL DEFAULT true
-    )""",
-    """CREATE TABLE IF NOT EXISTS actions (
-        table_id text NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        step integer NOT NULL,
-        seat integer,
-        action text NOT NULL,
-        PRIMARY KEY (table_id, step)
-    )""",
-)
-_SELECT_TABLES: Final = ("SELECT id, config, bots, seats, seed, created, active, listed::int"
-                         " FROM tables")
+_SQL: Final = Statements.of(POSTGRES)
+#: Take or renew leases, by the database's clock, in one statement: a lease row missing,
+#: expired or this holder's is (re)written; the ids written are this holder's now. Tables in
+#: id order, as every process asks: two processes asking at once cannot deadlock.
+_LEASE: Final = """
+    INSERT INTO leases (table_id, holder, expires)
+    SELECT id, %(holder)s, extract(epoch FROM statement_timestamp())::double precision
+                           + %(seconds)s::double precision
+    FROM tables WHERE id = ANY(%(ids)s) ORDER BY id
+    ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, expires = EXCLUDED.expires
+    WHERE leases.expires < extract(epoch FROM statement_timestamp())::double precision
+       OR leases.holder = EXCLUDED.holder
+    RETURNING table_id"""
+_RELEASE: Final = "DELETE FROM leases WHERE table_id = %s AND holder = %s"
+_STEPS_AT: Final = ("SELECT step, seat, action FROM actions WHERE table_id = %s"
+                    " AND step = ANY(%s) ORDER BY step")
 
 T = TypeVar("T")
-
-
-def _lease_key(table_id: str) -> int:
-    """The advisory lock key of a table: 64 bits of its id's SHA-256, as PostgreSQL's bigint."""
-    return int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:8], "big", signed=True)
+Conn: TypeAlias = psycopg.Connection[tuple[object, ...]]
 
 
 def _where(url: str) -> str:
@@ -129,121 +130,242 @@ def _with_keepalives(url: str) -> str:
     return make_conninfo(url, **extra) if extra else url
 
 
-class SchemaVersionError(RuntimeError):
-    """The database was written by a newer version of the package."""
+@attrs.frozen
+class _Schema:
+    """What :func:`~shock_rules.server._rows.migrate` needs, on a PostgreSQL connection."""
+
+    db: Conn
+    dialect: Dialect = POSTGRES
+
+    def execute(self, statement: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
+        cur = self.db.execute(statement, params or None)
+        return cur.fetchall() if cur.description is not None else []
+
+    def columns(self, relation: str) -> set[str]:
+        rows = self.db.execute(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = %s", (relation,))
+        return {str(r[0]) for r in rows}
 
 
 class PostgresStore:
-    """A :class:`~shock_rules.server.SharedStore` in a PostgreSQL database, created on first
-    use. ``url`` is a libpq connection string or URL (``postgresql://user@host/dbname``)."""
+    """A :class:`~shock_rules.server.Store` in a PostgreSQL database, created on first use,
+    for several server processes. ``url`` is a libpq connection string or URL
+    (``postgresql://user@host/dbname``).
+
+    At most ``connections`` calls run at once, each on a connection of its own; a call that
+    finds none free within ``call_timeout`` raises :class:`StoreUnavailableError`, as does a
+    call that holds one longer (its connection is cut: the database stopped answering). The
+    database itself cancels a statement after ``statement_timeout``; ``call_timeout`` is by
+    default 5 s more.
+    """
 
     def __init__(self, url: str, *, connect_timeout: float = 10.0,
-                 statement_timeout: float = 15.0) -> None:
+                 statement_timeout: float = 15.0, connections: int = 4,
+                 call_timeout: float | None = None) -> None:
+        if connections < 1:
+            raise ValueError(f"a store needs a connection at least, not {connections}")
         self.url = url
         self.where = _where(url)
+        self.holder = secrets.token_hex(8)
         self._timeout = max(1, round(connect_timeout))
-        #: The store's calls run on the server's event loop: a database that stops answering
-        #: without closing its connections must cost an error after a while, not a hang.
         self._statement_ms = max(1, round(statement_timeout * 1000))
+        self._call_timeout = (statement_timeout + 5.0 if call_timeout is None
+                              else call_timeout)
         self._conninfo = _with_keepalives(url)
-        self._lock = threading.Lock()
-        self._db: psycopg.Connection[tuple[object, ...]] | None = None
-        self._lease_db: psycopg.Connection[tuple[object, ...]] | None = None
+        self._slots = threading.BoundedSemaphore(connections)
+        #: Guards the connections' lists and wakes the watchdog.
+        self._guard = threading.Condition()
+        self._idle: list[Conn] = []
+        #: The connections in use, each with the time (time.monotonic) it is cut at.
+        self._busy: dict[Conn, float] = {}
         self._closed = False
-        #: The tables whose lease the current lease connection holds.
-        self._held: set[str] = set()
-        self._run(self._migrate)
+        self._watchdog = threading.Thread(target=self._watch, daemon=True,
+                                          name="shock-rules database deadlines")
+        self._watchdog.start()
+        try:
+            self._run(self._migrate)
+        except BaseException:
+            self.close()
+            raise
 
     # -- connections ---------------------------------------------------------------------------
 
-    def _connect(self) -> psycopg.Connection[tuple[object, ...]]:
-        conn = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=self._timeout)
+    def _run(self, work: Callable[[Conn], T], again: Callable[[Conn], T] | None = None) -> T:
+        """Run ``work`` on a connection of the pool (a new one if none is idle). A connection
+        that fails (PostgreSQL restarted since its last use, or the connection dropped) is
+        dropped, and the work tried once more on a new connection: ``again`` if given, which
+        must tell a first attempt that did commit from a conflict. A connection that cannot be
+        made, a statement the database cancelled and a connection cut for taking too long are
+        not tried again: the call raises :class:`StoreUnavailableError`."""
+        if self._closed:
+            raise StoreUnavailableError("the store is closed")
+        if not self._slots.acquire(timeout=self._call_timeout):
+            raise StoreUnavailableError(
+                f"the database cannot be reached ({self.where}: no connection free within"
+                f" {self._call_timeout:g} s)")
         try:
-            # A statement the server has not finished in this time is cancelled by it (an
-            # OperationalError, which _run turns into StoreUnavailableError).
-            conn.execute("SELECT set_config('statement_timeout', %s, false)",
-                         (str(self._statement_ms),))
-        except BaseException:
-            conn.close()
-            raise
-        return conn
+            for attempt in (0, 1):
+                conn, fresh = self._take(new=attempt > 0)
+                try:
+                    self._watch_over(conn)
+                except BaseException:
+                    self._drop(conn)
+                    raise
+                try:
+                    if fresh:
+                        # A statement the database has not finished in this time is cancelled
+                        # by it (a QueryCanceled, which is an OperationalError).
+                        conn.execute("SELECT set_config('statement_timeout', %s, false)",
+                                     (str(self._statement_ms),))
+                    result = (again if attempt and again is not None else work)(conn)
+                except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+                    cut = self._done_with(conn)
+                    self._drop(conn)
+                    if (attempt or cut or self._closed
+                            or isinstance(exc, pg_errors.QueryCanceled)):
+                        raise self._unavailable(exc, cut) from None
+                    continue
+                except BaseException:
+                    self._put_back(conn, cut=self._done_with(conn))
+                    raise
+                self._put_back(conn, cut=self._done_with(conn))
+                return result
+            raise AssertionError("unreachable")  # pragma: no cover
+        finally:
+            self._slots.release()
 
-    def _unavailable(self, exc: BaseException) -> StoreUnavailableError:
+    def _take(self, *, new: bool) -> tuple[Conn, bool]:
+        """Return an idle connection (unless ``new``) or a new one, and whether it is new."""
+        dead: list[Conn] = []
+        conn: Conn | None = None
+        with self._guard:
+            if self._closed:
+                raise StoreUnavailableError("the store is closed")
+            while not new and self._idle and conn is None:
+                conn = self._idle.pop()
+                if conn.closed or conn.broken:
+                    dead.append(conn)
+                    conn = None
+        for gone in dead:
+            self._drop(gone)
+        if conn is not None:
+            return conn, False
+        try:
+            return psycopg.connect(self._conninfo, autocommit=True,
+                                   connect_timeout=self._timeout), True
+        except psycopg.OperationalError as exc:
+            raise self._unavailable(exc, False) from None
+
+    def _watch_over(self, conn: Conn) -> None:
+        """Give ``conn`` to the watchdog for one call: it is cut after ``call_timeout``."""
+        with self._guard:
+            if self._closed:
+                raise StoreUnavailableError("the store is closed")
+            if not self._busy:
+                self._guard.notify_all()  # the watchdog waits for nothing: wake it
+            self._busy[conn] = time.monotonic() + self._call_timeout
+
+    def _done_with(self, conn: Conn) -> bool:
+        """Take ``conn`` back from the watchdog; return whether it was cut meanwhile."""
+        with self._guard:
+            return self._busy.pop(conn, None) is None
+
+    def _put_back(self, conn: Conn, *, cut: bool) -> None:
+        """Keep a connection for the next call, unless it was cut, failed, or is still in a
+        transaction (an error in the middle of one): those are dropped."""
+        if (not cut and not conn.closed and not conn.broken
+                and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE):
+            with self._guard:
+                if not self._closed:
+                    self._idle.append(conn)
+                    return
+        self._drop(conn)
+
+    def _watch(self) -> None:
+        """The watchdog: cut every connection held past its time (a frozen database enforces
+        no statement timeout, and TCP keepalives are answered by its host's kernel), so that
+        the call waiting on it raises and its thread is free."""
+        with self._guard:
+            while not self._closed:
+                now = time.monotonic()
+                for conn, due in list(self._busy.items()):
+                    if due <= now:
+                        del self._busy[conn]
+                        _sever(conn)
+                soonest = min(self._busy.values(), default=None)
+                self._guard.wait(None if soonest is None else soonest - now)
+
+    def _unavailable(self, exc: BaseException, cut: bool) -> StoreUnavailableError:
         # psycopg's message may quote the connection string: say only where and why, briefly.
+        if self._closed:
+            return StoreUnavailableError("the store is closed")
         reason = type(exc).__name__
-        if isinstance(exc, pg_errors.QueryCanceled):
+        if cut:
+            reason = f"no answer within {self._call_timeout:g} s"
+        elif isinstance(exc, pg_errors.QueryCanceled):
             reason = f"no answer within {self._statement_ms / 1000:g} s"
         return StoreUnavailableError(f"the database cannot be reached ({self.where}: {reason})")
 
-    def _run(self, work: Callable[[psycopg.Connection[tuple[object, ...]]], T]) -> T:
-        """Run ``work`` on the store's connection, connecting first if there is none. A
-        connection found dead (PostgreSQL restarted since its last use) is replaced and
-        ``work`` tried once more on the new one; a new connection that fails is dropped, to
-        be made again at the next call."""
-        with self._lock:
-            if self._closed:
-                raise StoreUnavailableError("the store is closed")
-            for attempt in (0, 1):
-                fresh = self._db is None or self._db.closed or self._db.broken
-                try:
-                    if fresh:
-                        self._db = self._connect()
-                    assert self._db is not None
-                    return work(self._db)
-                except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
-                    self._drop(self._db)
-                    self._db = None
-                    if fresh or attempt:
-                        raise self._unavailable(exc) from None
-            raise AssertionError("unreachable")  # pragma: no cover
-
-    def _lease_connection(self) -> psycopg.Connection[tuple[object, ...]]:
-        if self._lease_db is None or self._lease_db.closed or self._lease_db.broken:
-            self._held.clear()  # a new session holds no lock
-            self._lease_db = self._connect()
-        return self._lease_db
-
     @staticmethod
-    def _drop(conn: psycopg.Connection[tuple[object, ...]] | None) -> None:
-        if conn is not None:
-            try:
-                conn.close()
-            except psycopg.Error:  # a connection already gone (psycopg's close hardly raises)
-                pass
+    def _drop(conn: Conn) -> None:
+        try:
+            conn.close()
+        except psycopg.Error:  # a connection already gone (psycopg's close hardly raises)
+            pass
 
-    def _migrate(self, db: psycopg.Connection[tuple[object, ...]]) -> None:
-        """Create the schema if it is missing; refuse a database of a newer version."""
+    def _migrate(self, db: Conn) -> None:
+        """Bring the schema up to date (creating it in an empty database); refuse a database
+        of a newer version."""
         with db.transaction():
             db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            for statement in _SCHEMA:
-                db.execute(statement)
-            row = db.execute("SELECT max(version) FROM schema_version").fetchone()
-            version = row[0] if row is not None else None
-            if version is None:
-                db.execute("INSERT INTO schema_version (version) VALUES (%s)", (SCHEMA_VERSION,))
-            elif not isinstance(version, int) or version > SCHEMA_VERSION:
-                raise SchemaVersionError(
-                    f"{self.where} holds tables of schema version {version}, newer than this"
-                    f" shock_rules knows ({SCHEMA_VERSION}): upgrade shock_rules")
+            migrate(_Schema(db), self.where)
 
-    # -- the Store methods ---------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the connections, without waiting for a database that does not answer: the
+        connections of calls under way are cut (those calls raise
+        :class:`StoreUnavailableError`). The leases held end when they expire."""
+        with self._guard:
+            if self._closed:
+                return
+            self._closed = True
+            idle, self._idle = self._idle, []
+            for conn in self._busy:
+                _sever(conn)
+            self._busy.clear()  # their calls drop them
+            self._guard.notify_all()
+        for conn in idle:
+            _sever(conn)  # closing says goodbye first: not to a database that does not answer
+            self._drop(conn)
+
+    # -- storing -------------------------------------------------------------------------------
 
     def create_table(self, table: StoredTable) -> None:
-        """Store a new table and its actions in one transaction, and announce it."""
-        created = table.created or time.time()
+        """Store a new table and its actions in one transaction, and announce it; raise
+        :class:`TableExistsError` if its id is taken."""
+        row = encode_table(table)
 
-        def work(db: psycopg.Connection[tuple[object, ...]]) -> None:
-            with db.transaction():
-                db.execute(
-                    "INSERT INTO tables (id, config, bots, seats, seed, created, active, listed)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                    (table.id, table.config, _seat_map(table.bots), _seat_map(table.seats),
-                     table.seed, created, created if table.active is None else table.active,
-                     table.listed))
-                self._insert(db, table.id, table.actions)
-                db.execute("SELECT pg_notify(%s, %s)",
-                           (CHANNEL, f"{table.id} {len(table.actions)}"))
-        self._run(work)
+        def store(db: Conn) -> None:
+            try:
+                with db.transaction():
+                    db.execute(_SQL.insert_table, row)
+                    _insert(db, table.id, table.actions)
+                    db.execute("SELECT pg_notify(%s, %s)",
+                               (CHANNEL, f"{table.id} {len(table.actions)}"))
+            except pg_errors.UniqueViolation:
+                raise TableExistsError(f"table {table.id} is stored already") from None
+
+        def store_again(db: Conn) -> None:
+            try:
+                store(db)
+            except TableExistsError:
+                # The first attempt's commit may have been done, its answer lost: then the
+                # table stored is this one (its last activity aside: the table is in use).
+                mine = decode_table(row, table.actions)
+                stored = _load(db, table.id)
+                if stored is None or attrs.evolve(stored, active=mine.active) != mine:
+                    raise
+        self._run(store, store_again)
 
     def append_actions(self, table_id: str, actions: Sequence[StoredAction]) -> None:
         """Store actions in one transaction with the time as the table's last activity, and
@@ -252,60 +374,37 @@ class PostgresStore:
         if not actions:
             return
 
-        def work(db: psycopg.Connection[tuple[object, ...]]) -> None:
+        def store(db: Conn) -> None:
             try:
                 with db.transaction():
-                    self._insert(db, table_id, actions)
-                    db.execute("UPDATE tables SET active = %s WHERE id = %s",
-                               (time.time(), table_id))
+                    _insert(db, table_id, actions)
+                    db.execute(_SQL.touch, (time.time(), table_id))
                     db.execute("SELECT pg_notify(%s, %s)",
                                (CHANNEL, f"{table_id} {actions[-1].step + 1}"))
             except pg_errors.UniqueViolation:
                 raise StepTakenError(
                     f"table {table_id}: a step of {actions[0].step}-{actions[-1].step} was"
                     " stored first by another process") from None
-        self._run(work)
 
-    @staticmethod
-    def _insert(db: psycopg.Connection[tuple[object, ...]], table_id: str,
-                actions: Sequence[StoredAction]) -> None:
-        if actions:
-            with db.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO actions (table_id, step, seat, action) VALUES (%s, %s, %s, %s)",
-                    [(table_id, a.step, a.seat, a.action) for a in actions])
-
-    def load_tables(self) -> list[StoredTable]:
-        """Return every table, oldest first, with its actions in step order (a row that
-        cannot be read is logged, without its contents, and left out)."""
-        def work(db: psycopg.Connection[tuple[object, ...]]
-                 ) -> tuple[list[tuple[object, ...]], dict[object, list[StoredAction]]]:
-            with db.transaction():  # one snapshot: the actions of the tables read
-                db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                rows = db.execute(f"{_SELECT_TABLES} ORDER BY created, id").fetchall()
-                acts: dict[object, list[StoredAction]] = {}
-                for table_id, step, seat, action in db.execute(
-                        "SELECT table_id, step, seat, action FROM actions"
-                        " ORDER BY table_id, step"):
-                    acts.setdefault(table_id, []).append(
-                        StoredAction(step, seat, action))  # type: ignore[arg-type]
-                return rows, acts
-        rows, acts = self._run(work)
-        return [t for r in rows if (t := self._read(r, acts.get(r[0], []))) is not None]
-
-    @staticmethod
-    def _read(row: tuple[object, ...], actions: list[StoredAction]) -> StoredTable | None:
-        try:
-            return _read_table(row, tuple(actions))
-        except _BadRow as exc:
-            log.error("table %s: could not be restored: %s", _id_text(row[0]), exc)
-            return None
+        def store_again(db: Conn) -> None:
+            try:
+                store(db)
+            except StepTakenError:
+                # The first attempt's commit may have been done, its answer lost: then the
+                # actions at those steps are these, and they are stored (once).
+                steps = [a.step for a in actions]
+                rows = db.execute(_STEPS_AT, (table_id, steps)).fetchall()
+                if [StoredAction(*r) for r in rows] != sorted(  # type: ignore[arg-type]
+                        actions, key=lambda a: a.step):
+                    raise
+        self._run(store, store_again)
 
     def delete_table(self, table_id: str) -> None:
-        """Delete a table and its actions (by the foreign key's cascade) in one transaction."""
-        def work(db: psycopg.Connection[tuple[object, ...]]) -> None:
+        """Delete a table, its actions and its lease in one transaction."""
+        def work(db: Conn) -> None:
             with db.transaction():
-                db.execute("DELETE FROM tables WHERE id = %s", (table_id,))
+                db.execute(_SQL.delete_actions, (table_id,))
+                db.execute(_SQL.delete_table, (table_id,))
         self._run(work)
 
     def mark_active(self, times: Mapping[str, float]) -> None:
@@ -313,9 +412,9 @@ class PostgresStore:
         if not times:
             return
 
-        def work(db: psycopg.Connection[tuple[object, ...]]) -> None:
+        def work(db: Conn) -> None:
             with db.transaction(), db.cursor() as cur:
-                cur.executemany("UPDATE tables SET active = %s WHERE id = %s",
+                cur.executemany(_SQL.touch,
                                 [(when, table_id) for table_id, when in times.items()])
         self._run(work)
 
@@ -323,153 +422,130 @@ class PostgresStore:
         """Replace a seat's token hash in one transaction (the row locked: two replacements at
         once keep both seats' new hashes), and announce it: the other processes close the
         connections that hold the seat with its old token."""
-        def work(db: psycopg.Connection[tuple[object, ...]]) -> None:
+        def work(db: Conn) -> None:
             with db.transaction():
-                row = db.execute("SELECT seats FROM tables WHERE id = %s FOR UPDATE",
-                                 (table_id,)).fetchone()
+                row = db.execute(_SQL.seats_to_change, (table_id,)).fetchone()
                 if row is None:
                     return
-                seats = _read_seat_map("seats", row[0])
+                seats = decode_seats("seats", row[0])
                 seats[seat] = digest
-                db.execute("UPDATE tables SET seats = %s WHERE id = %s",
-                           (_seat_map(seats), table_id))
+                db.execute(_SQL.set_seats, (encode_seats(seats), table_id))
                 db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {SEATS_NOTE}"))
         self._run(work)
 
-    def close(self) -> None:
-        """Close the connections (their leases end with them)."""
-        with self._lock:
-            self._closed = True
-            self._drop(self._db)
-            self._drop(self._lease_db)
-            self._db = self._lease_db = None
+    # -- reading -------------------------------------------------------------------------------
 
-    # -- several processes ---------------------------------------------------------------------
+    def load_tables(self) -> list[StoredTable]:
+        """Return every table, oldest first, with its actions in step order (a row that
+        cannot be read is logged, without its contents, and left out)."""
+        def work(db: Conn) -> tuple[list[tuple[object, ...]], dict[object, list[StoredAction]]]:
+            with db.transaction():  # one snapshot: the actions of the tables read
+                db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                rows = db.execute(_SQL.select_tables).fetchall()
+                return rows, group_actions(db.execute(_SQL.select_actions))
+        rows, acts = self._run(work)
+        return decode_tables(rows, acts)
 
     def load_table(self, table_id: str) -> StoredTable | None:
-        """Return one table with its actions in step order, or ``None``."""
-        def work(db: psycopg.Connection[tuple[object, ...]]
-                 ) -> tuple[tuple[object, ...] | None, list[StoredAction]]:
-            with db.transaction():
-                db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                row = db.execute(f"{_SELECT_TABLES} WHERE id = %s", (table_id,)).fetchone()
-                acts = self._actions(db, table_id, 0) if row is not None else []
-                return row, acts
-        row, acts = self._run(work)
-        return None if row is None else self._read(row, acts)
-
-    def seat_hashes(self, table_id: str) -> dict[int, str] | None:
-        """Return a table's seats' token hashes as stored now, or ``None``."""
-        row = self._run(lambda db: db.execute("SELECT seats FROM tables WHERE id = %s",
-                                              (table_id,)).fetchone())
-        return None if row is None else _read_seat_map("seats", row[0])
+        """Return one table with its actions in step order, or ``None`` (a row that cannot be
+        read is logged, without its contents: ``None`` too)."""
+        return self._run(lambda db: _load(db, table_id))
 
     def actions_since(self, table_id: str, step: int) -> list[StoredAction]:
         """Return a table's actions from ``step`` on, in step order."""
-        return self._run(lambda db: self._actions(db, table_id, step))
+        return self._run(lambda db: _actions(db, table_id, step))
 
-    @staticmethod
-    def _actions(db: psycopg.Connection[tuple[object, ...]], table_id: str,
-                 step: int) -> list[StoredAction]:
-        rows = db.execute("SELECT step, seat, action FROM actions WHERE table_id = %s"
-                          " AND step >= %s ORDER BY step", (table_id, step)).fetchall()
-        return [StoredAction(s, seat, a) for s, seat, a in rows]  # type: ignore[arg-type]
+    def seat_hashes(self, table_id: str) -> dict[int, str] | None:
+        """Return a table's seats' token hashes as stored now, or ``None``."""
+        row = self._run(lambda db: db.execute(_SQL.seats, (table_id,)).fetchone())
+        return None if row is None else decode_seats("seats", row[0])
+
+    # -- several processes ---------------------------------------------------------------------
 
     async def notifications(self) -> AsyncGenerator[tuple[str, int], None]:
         """Yield ``(table id, next step)`` for every announcement, and ``("", -1)`` each time
         the listening connection is (re)made: what was stored while nobody listened was not
-        heard, so every table should catch up. Reconnects with a growing pause (up to 5 s)."""
+        heard, so every table should catch up. Reconnects with a growing pause (up to 5 s); a
+        connection that does not answer its check within ``call_timeout`` is made anew."""
         pause = 0.25
         while not self._closed:
             try:
                 conn = await psycopg.AsyncConnection.connect(
                     self._conninfo, autocommit=True, connect_timeout=self._timeout)
             except psycopg.OperationalError as exc:
-                log.warning("listening for steps: %s", self._unavailable(exc))
+                log.warning("listening for steps: %s", self._unavailable(exc, False))
                 await asyncio.sleep(pause)
                 pause = min(5.0, pause * 2)
                 continue
             try:
-                await conn.execute(f"LISTEN {CHANNEL}")
+                await asyncio.wait_for(conn.execute(f"LISTEN {CHANNEL}"), self._call_timeout)
                 pause = 0.25
                 yield "", -1
-                while True:
+                while not self._closed:
                     async for note in conn.notifies(timeout=5.0):
                         table_id, _, step = note.payload.partition(" ")
                         if step.isdigit():
                             yield table_id, int(step)
                         elif step == SEATS_NOTE:
                             yield table_id, SEATS_CHANGED
-                    await conn.execute("SELECT 1")  # a quiet spell: is the connection alive?
-            except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+                    # A quiet spell: is the connection alive (a frozen database is not)?
+                    await asyncio.wait_for(conn.execute("SELECT 1"), self._call_timeout)
+            except (psycopg.OperationalError, psycopg.InterfaceError, TimeoutError) as exc:
                 log.warning("listening for steps: %s; listening again",
-                            self._unavailable(exc))
+                            self._unavailable(exc, isinstance(exc, TimeoutError)))
             finally:
                 await conn.close()
 
-    def try_lease(self, table_id: str) -> bool:
-        """Take the lease on a table's bots (a session-level advisory lock on the lease
-        connection) unless another live session holds it; return whether this process holds
-        it (asking again while holding it changes nothing). A lease connection found dead is
-        replaced: the leases it held are gone, and this asks again on the new one."""
-        with self._lock:
-            if self._closed:
-                raise StoreUnavailableError("the store is closed")
-            for attempt in (0, 1):
-                fresh = self._lease_db is None or self._lease_db.closed or self._lease_db.broken
-                try:
-                    if table_id in self._held:  # held: asking again would count it twice
-                        return True
-                    row = self._lease_connection().execute(
-                        "SELECT pg_try_advisory_lock(%s)", (_lease_key(table_id),)).fetchone()
-                    if row is not None and row[0]:
-                        self._held.add(table_id)
-                        return True
-                    return False
-                except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
-                    self._drop(self._lease_db)
-                    self._lease_db = None
-                    self._held.clear()
-                    if fresh or attempt:
-                        raise self._unavailable(exc) from None
-            raise AssertionError("unreachable")  # pragma: no cover
-
-    holder = "pg"
-
-    def claim(self, table_id: str, seconds: float) -> object:
-        if self.load_table(table_id) is None:
-            return None
-        if self.try_lease(table_id):
-            return True
-        from ._leases import Owner
-        return Owner("")
-
-    def unleased(self, limit: int) -> list[str]:
-        return []
-
-    def peer_secret(self) -> str:
-        return "x"
-
-    def lease(self, table_ids: object, seconds: float) -> set[str]:
-        return {t for t in table_ids if self.try_lease(t)}  # type: ignore[attr-defined]
+    def lease(self, table_ids: Collection[str], seconds: float) -> set[str]:
+        """Take or renew this store's leases on these tables for ``seconds`` from now by the
+        database's clock, in one statement; return the ids this store holds now (a table not
+        stored, or leased to another store whose lease has not expired, is not among them)."""
+        ids = sorted(set(table_ids))
+        if not ids:
+            return set()
+        rows = self._run(lambda db: db.execute(
+            _LEASE, {"holder": self.holder, "seconds": float(seconds), "ids": ids}).fetchall())
+        return {str(r[0]) for r in rows}
 
     def release_lease(self, table_id: str) -> None:
-        """Give a table's lease back."""
-        with self._lock:
-            db = self._lease_db
-            if table_id not in self._held or db is None or db.closed or db.broken:
-                return  # not held, or the session ended: so did its leases
-            self._held.discard(table_id)
-            try:
-                db.execute("SELECT pg_advisory_unlock(%s)", (_lease_key(table_id),))
-            except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
-                self._drop(db)
-                self._lease_db = None
-                self._held.clear()
-                raise self._unavailable(exc) from None
+        """Give a table's lease back, if this store holds it."""
+        self._run(lambda db: db.execute(_RELEASE, (table_id, self.holder)))
 
-    def holds_lease(self, table_id: str) -> bool:
-        """Whether the current lease connection holds the table's lease (no round trip: a
-        connection that died unnoticed is found at the next lease call)."""
-        db = self._lease_db
-        return table_id in self._held and db is not None and not db.closed and not db.broken
+
+def _sever(conn: Conn) -> None:
+    """Shut a connection's socket down, from any thread: the call blocked on it gets an error
+    at once (closing it would wait for that call, and free its descriptor under it)."""
+    try:
+        fd = conn.fileno()
+    except psycopg.Error:  # closed already
+        return
+    try:
+        with socket.socket(fileno=os.dup(fd)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+    except OSError:  # gone already
+        pass
+
+
+def _insert(db: Conn, table_id: str, actions: Sequence[StoredAction]) -> None:
+    if actions:
+        with db.cursor() as cur:
+            cur.executemany(_SQL.insert_action,
+                            [(table_id, a.step, a.seat, a.action) for a in actions])
+
+
+def _actions(db: Conn, table_id: str, step: int) -> list[StoredAction]:
+    rows = db.execute(_SQL.actions_since, (table_id, step)).fetchall()
+    return [StoredAction(s, seat, a) for s, seat, a in rows]  # type: ignore[arg-type]
+
+
+def _load(db: Conn, table_id: str) -> StoredTable | None:
+    """Read one table and its actions in one snapshot; ``None`` if it is not stored or its
+    row cannot be read (logged)."""
+    with db.transaction():
+        db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        row = db.execute(_SQL.select_table, (table_id,)).fetchone()
+        acts = _actions(db, table_id, 0) if row is not None else []
+    if row is None:
+        return None
+    tables = decode_tables([row], {row[0]: acts})
+    return tables[0] if tables else None
