@@ -68,7 +68,7 @@ def test_a_corrupt_row_is_logged_and_left_out(tmp_path: Path,
     with caplog.at_level("ERROR", logger="shock_rules.server"):
         loaded = SQLiteStore(tmp_path / "db.sqlite3").load_tables()
         hub = Hub(SQLiteStore(tmp_path / "db.sqlite3"))
-        hub.load()
+        asyncio.run(hub.load())
     assert [t.id for t in loaded] == [*good, "config-not-a-config", "unknown-bot"]
     with caplog.at_level("ERROR", logger="shock_rules.server"):
         one = SQLiteStore(tmp_path / "db.sqlite3")

@@ -158,14 +158,14 @@ def test_the_tables_of_each_address_are_counted_apart() -> None:
             await hub.create(3, "standard", {}, client)
         with pytest.raises(ClientLimitError, match="has 2 unfinished tables already"):
             await hub.create(3, "standard", {}, "203.0.113.7")
-        assert hub.client_tables("203.0.113.7") == 2 and hub.client_tables("x") == 0
+        assert await hub.client_tables("203.0.113.7") == 2 and await hub.client_tables("x") == 0
         # The server's own limit is the other one, with its own error.
         with pytest.raises(TableLimitError) as info:
             await hub.create(3, "standard", {}, "198.51.100.1")
         assert type(info.value) is TableLimitError
         clock.now += 60  # all abandoned: the address may create again
         await hub.create(3, "standard", {}, "203.0.113.7")
-        assert hub.client_tables("203.0.113.7") == 1 and len(hub.tables) == 1
+        assert await hub.client_tables("203.0.113.7") == 1 and len(hub.tables) == 1
         await hub.stop()
 
     asyncio.run(run())

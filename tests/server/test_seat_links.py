@@ -311,8 +311,9 @@ def test_the_connections_of_one_seat_share_its_message_rate(tmp_path: Path) -> N
         async def run() -> int:
             async with Seat(live.ws_url, doc["table"], token) as one, \
                     Seat(live.ws_url, doc["table"], token) as two:
-                await one.recv()
-                await two.recv()
+                # The seat's turn: no bot moves (and no view) while the messages come.
+                await one.until_turn()
+                await two.until_turn()
                 # Stale messages from both: each gets an error, too_fast once the seat's
                 # shared burst of 5 is spent (each connection's own burst would allow 10).
                 for _ in range(5):

@@ -21,6 +21,7 @@ import shock_rules as sr
 from shock_rules.server import SQLiteStore, StoredAction, StoredTable, draw_rng, token_hash
 from shock_rules.server._calls import StoreCalls
 from shock_rules.server._leases import Leases
+from shock_rules.server._store import StepTakenError, TableExistsError
 from shock_rules.server._tables import Connection, Hub, LiveTable
 from shock_rules.server._thinking import Thinker
 
@@ -96,10 +97,10 @@ def test_the_store_keeps_token_hashes_only_and_refuses_a_step_twice(tmp_path: Pa
                         seed="x", created=1.0)
     store.create_table(table)
     store.append_actions("t1", [StoredAction(0, None, "deal 5H")])
-    with pytest.raises(sqlite3.IntegrityError):  # all or nothing: step 1 is not stored
+    with pytest.raises(StepTakenError):  # all or nothing: step 1 is not stored
         store.append_actions("t1", [StoredAction(1, None, "deal 7H"),
                                     StoredAction(0, None, "deal 6H")])
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(TableExistsError):
         store.create_table(table)
     store.close()
     raw = b"".join(p.read_bytes() for p in tmp_path.glob("db.sqlite3*"))

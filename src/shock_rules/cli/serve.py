@@ -248,11 +248,15 @@ def _sqlite(db: str) -> Store | int:
     if (why := unwritable(db)) is not None:
         return report("serve", f"cannot write {path_text(db)}: {why}", 1)
     from ..server import SQLiteStore
+    from ..server._store import SchemaVersionError
 
     # Opened here, before the server starts listening: a file that is no database of tables
-    # is one line of error, not a traceback of the server's startup.
+    # (or one of a newer version) is one line of error, not a traceback of the server's
+    # startup.
     try:
         store = SQLiteStore(db)
+    except SchemaVersionError as exc:
+        return report("serve", clip_message(str(exc)), 1)
     except (sqlite3.Error, OSError) as exc:
         return report("serve", f"cannot use {path_text(db)} as the database:"
                       f" {clip_message(str(exc) or type(exc).__name__)}", 1)

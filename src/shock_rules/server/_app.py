@@ -400,7 +400,9 @@ class _Server:
             return _error("too_many_bots", str(exc), 429)
         except CreationRateError as exc:
             bucket.give_back()
-            return _error("too_fast", str(exc), 429)
+            answer = _error("too_fast", str(exc), 429)
+            answer.headers["Retry-After"] = str(exc.retry_after)
+            return answer
         except ClientLimitError as exc:
             bucket.give_back()
             return _error("too_many_open", str(exc), 429)
@@ -460,8 +462,10 @@ class _Server:
             # One answer for a wrong token and another seat's: nothing learnt from either.
             return _unauthorized("the token is not this seat's")
         log.info("table %s: seat %s's link replaced", table, seat)
+        seat_number = int(seat)  # the digits of a seat: the token was that seat's
         # A secret: no cache (a proxy's, the browser's) may keep it.
-        return JSONResponse({"seat": seat, "token": new}, headers={"Cache-Control": "no-store"})
+        return JSONResponse({"seat": seat_number, "token": new},
+                            headers={"Cache-Control": "no-store"})
 
     def _client(self, ws: WebSocket) -> str:
         """Return a WebSocket's client address (its :func:`client_key`): for one forwarded by

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import hmac
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, connect
@@ -80,7 +80,7 @@ async def forward(ws: WebSocket, address: str, secret: str, client: str,
     async with upstream:
         up = asyncio.create_task(_up(ws, upstream))
         down = asyncio.create_task(_down(ws, upstream))
-        waits: set[asyncio.Future[object]] = {down}
+        waits: set[asyncio.Future[Any]] = {down}
         if moved is not None:
             waits.add(asyncio.ensure_future(moved.wait()))
         try:

@@ -30,6 +30,8 @@ from typing import Final, TypeAlias, TypeVar
 import attrs
 
 from .._errors import missing_extra
+from ._leases import Owner
+from ._lobby import ListedRow, Summary
 from ._rows import (
     POSTGRES,
     SCHEMA_VERSION,
@@ -42,6 +44,7 @@ from ._rows import (
     StoredTable,
     StoreUnavailableError,
     TableExistsError,
+    decode_listed,
     decode_seats,
     decode_table,
     decode_tables,
@@ -49,6 +52,7 @@ from ._rows import (
     encode_table,
     group_actions,
     migrate,
+    take_token,
 )
 
 try:
@@ -80,15 +84,42 @@ _SQL: Final = Statements.of(POSTGRES)
 #: Take or renew leases, by the database's clock, in one statement: a lease row missing,
 #: expired or this holder's is (re)written; the ids written are this holder's now. Tables in
 #: id order, as every process asks: two processes asking at once cannot deadlock.
-_LEASE: Final = """
-    INSERT INTO leases (table_id, holder, expires)
-    SELECT id, %(holder)s, extract(epoch FROM statement_timestamp())::double precision
-                           + %(seconds)s::double precision
+_NOW: Final = "extract(epoch FROM statement_timestamp())::double precision"
+_LEASE: Final = f"""
+    INSERT INTO leases (table_id, holder, expires, address)
+    SELECT id, %(holder)s, {_NOW} + %(seconds)s::double precision, %(address)s
     FROM tables WHERE id = ANY(%(ids)s) ORDER BY id
-    ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, expires = EXCLUDED.expires
-    WHERE leases.expires < extract(epoch FROM statement_timestamp())::double precision
-       OR leases.holder = EXCLUDED.holder
+    ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, expires = EXCLUDED.expires,
+                                         address = EXCLUDED.address
+    WHERE leases.expires < {_NOW} OR leases.holder = EXCLUDED.holder
     RETURNING table_id"""
+#: Take one table's lease (see :meth:`PostgresStore.claim`): the row inserted or updated if
+#: it may be; then what the table and the lease were before (a data-modifying WITH is not
+#: seen by the rest of its statement).
+_CLAIM: Final = f"""
+    WITH t AS (SELECT id, coalesce(over, false) AS over FROM tables WHERE id = %(id)s),
+    taken AS (
+        INSERT INTO leases (table_id, holder, expires, address)
+        SELECT id, %(holder)s, {_NOW} + %(seconds)s::double precision, %(address)s
+        FROM t WHERE NOT over
+        ON CONFLICT (table_id) DO UPDATE
+            SET holder = EXCLUDED.holder, expires = EXCLUDED.expires, address = EXCLUDED.address
+        WHERE leases.holder = EXCLUDED.holder
+           OR (EXCLUDED.address <> '' AND leases.address = EXCLUDED.address)
+           OR leases.expires < {_NOW} - %(grace)s::double precision
+        RETURNING table_id)
+    SELECT (SELECT count(*) FROM t), (SELECT bool_or(over) FROM t),
+           (SELECT count(*) FROM taken), l.holder, l.address
+    FROM (SELECT 1) AS one LEFT JOIN leases l ON l.table_id = %(id)s"""
+_UNLEASED: Final = f"""
+    SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id
+    WHERE NOT coalesce(t.over, false)
+      AND (l.table_id IS NULL AND t.created < {_NOW} - %(grace)s::double precision
+           OR l.expires < {_NOW} - %(grace)s::double precision)
+    ORDER BY t.id LIMIT %(limit)s"""
+_PEERS: Final = f"""
+    SELECT DISTINCT address FROM leases
+    WHERE holder <> %s AND expires > {_NOW} AND address IS NOT NULL AND address <> ''"""
 _RELEASE: Final = "DELETE FROM leases WHERE table_id = %s AND holder = %s"
 _STEPS_AT: Final = ("SELECT step, seat, action FROM actions WHERE table_id = %s"
                     " AND step = ANY(%s) ORDER BY step")
@@ -168,6 +199,7 @@ class PostgresStore:
         self.url = url
         self.where = _where(url)
         self.holder = secrets.token_hex(8)
+        self.address = ""
         self._timeout = max(1, round(connect_timeout))
         self._statement_ms = max(1, round(statement_timeout * 1000))
         self._call_timeout = (statement_timeout + 5.0 if call_timeout is None
@@ -504,12 +536,88 @@ class PostgresStore:
         if not ids:
             return set()
         rows = self._run(lambda db: db.execute(
-            _LEASE, {"holder": self.holder, "seconds": float(seconds), "ids": ids}).fetchall())
+            _LEASE, {"holder": self.holder, "seconds": float(seconds), "ids": ids,
+                     "address": self.address}).fetchall())
         return {str(r[0]) for r in rows}
 
     def release_lease(self, table_id: str) -> None:
         """Give a table's lease back, if this store holds it."""
         self._run(lambda db: db.execute(_RELEASE, (table_id, self.holder)))
+
+    def claim(self, table_id: str, seconds: float, grace: float) -> bool | Owner | None:
+        """Take a table's lease in one statement if no live other process holds it; see
+        :meth:`Store.claim <shock_rules.server.Store.claim>`."""
+        row = self._run(lambda db: db.execute(_CLAIM, {
+            "id": table_id, "holder": self.holder, "seconds": float(seconds),
+            "grace": float(grace), "address": self.address}).fetchone())
+        assert row is not None  # one row always
+        stored, over, taken, holder, address = row
+        if not stored:
+            return None
+        if over:
+            return False
+        if taken:
+            return True
+        return Owner(str(address or ""), str(holder))
+
+    def unleased(self, limit: int, grace: float) -> list[str]:
+        """Return up to ``limit`` unfinished tables no live process holds."""
+        rows = self._run(lambda db: db.execute(
+            _UNLEASED, {"grace": float(grace), "limit": limit}).fetchall())
+        return [str(r[0]) for r in rows]
+
+    def evict(self, table_id: str, holder: str) -> None:
+        """End ``holder``'s lease on a table now."""
+        self._run(lambda db: db.execute(_RELEASE, (table_id, holder)))
+
+    def peers(self) -> set[str]:
+        """Return the addresses of the other processes that hold a live lease."""
+        rows = self._run(lambda db: db.execute(_PEERS, (self.holder,)).fetchall())
+        return {str(r[0]) for r in rows}
+
+    def peer_secret(self) -> str:
+        """Return the processes' secret (made by the first to ask)."""
+        def work(db: Conn) -> str:
+            with db.transaction():
+                db.execute(_SQL.keep_setting, ("peer_secret", secrets.token_urlsafe(32)))
+                row = db.execute(_SQL.setting, ("peer_secret",)).fetchone()
+            assert row is not None
+            return str(row[0])
+        return self._run(work)
+
+    def summarize(self, summaries: Mapping[str, Summary]) -> None:
+        """Store the lobby's summaries in one transaction."""
+        if not summaries:
+            return
+
+        def work(db: Conn) -> None:
+            with db.transaction(), db.cursor() as cur:
+                cur.executemany(_SQL.summarize, [(s.text(), s.over, table_id)
+                                                 for table_id, s in summaries.items()])
+        self._run(work)
+
+    def listed(self, limit: int) -> list[ListedRow]:
+        """Return up to ``limit`` listed tables, the latest active first."""
+        return decode_listed(self._run(
+            lambda db: db.execute(_SQL.listed, (True, limit)).fetchall()))
+
+    def creator_tables(self, creator: str) -> int:
+        """Return how many unfinished tables the creator key has."""
+        row = self._run(lambda db: db.execute(_SQL.creator_tables, (creator, False)).fetchone())
+        return int(row[0]) if row is not None else 0  # type: ignore[call-overload]
+
+    def take(self, key: str, per_second: float, burst: float) -> float:
+        """Take a token from the bucket ``key`` in one transaction (its row locked)."""
+        def work(db: Conn) -> float:
+            now = time.time()
+            with db.transaction():
+                db.execute(_SQL.new_bucket, (key, burst, now))
+                row = db.execute(_SQL.bucket, (key,)).fetchone()
+                assert row is not None
+                left, wait = take_token(row, per_second, burst, now)
+                db.execute(_SQL.set_bucket, (left, now, key))
+            return wait
+        return self._run(work)
 
 
 def _sever(conn: Conn) -> None:

@@ -21,15 +21,19 @@ from typing import Final, Literal, Protocol
 import attrs
 
 from .._errors import ShockError
+from ._lobby import ListedRow, Summary
 
 __all__ = [
     "ACTIONS",
     "FIRST_TABLE_COLUMNS",
     "LEASES",
+    "LOBBY",
     "MIGRATIONS",
     "POSTGRES",
+    "RATES",
     "SCHEMA_VERSION",
     "SEATS_CHANGED",
+    "SETTINGS",
     "SQLITE",
     "TABLES",
     "VERSION",
@@ -45,6 +49,7 @@ __all__ = [
     "StoredAction",
     "StoredTable",
     "TableExistsError",
+    "decode_listed",
     "decode_seats",
     "decode_table",
     "decode_tables",
@@ -53,6 +58,7 @@ __all__ = [
     "group_actions",
     "migrate",
     "printable_id",
+    "take_token",
     "token_hash",
 ]
 
@@ -107,6 +113,9 @@ class StoredTable:
     actions: tuple[StoredAction, ...] = ()
     active: float | None = None
     listed: bool = True
+    #: The creator's key (a keyed hash of the address that created it: the limits per
+    #: address count it across processes), or ``None`` if unknown.
+    creator: str | None = None
 
 
 class StepTakenError(RuntimeError):
@@ -220,7 +229,26 @@ TABLES: Final = Relation("tables", (
     Column("created", "real"),
     Column("active", "real", required=False),
     Column("listed", "flag", default_true=True),
+    Column("creator", "text", required=False),
 ), key=("id",))
+#: What the lobby shows of a table, written by the process that plays it (version 3): its
+#: summary (JSON text: round, phase, seats connected, over) and whether it is over. Not part
+#: of a :class:`StoredTable`: only the lobby and the counts per creator read them.
+LOBBY: Final = (Column("summary", "text", required=False),
+                Column("over", "flag", required=False))
+#: Token buckets every process sharing the store takes from (version 3): a limit of so many a
+#: minute per client address holds across processes (``key`` names the limit and the
+#: creator key; ``tokens`` were left at ``at``, :func:`time.time`).
+RATES: Final = Relation("rates", (
+    Column("key", "text"),
+    Column("tokens", "real"),
+    Column("at", "real"),
+), key=("key",))
+#: Settings every process sharing the store reads alike (version 3): the processes' secret.
+SETTINGS: Final = Relation("settings", (
+    Column("name", "text"),
+    Column("value", "text"),
+), key=("name",))
 #: The columns of the first version: a database whose ``tables`` lacks one is another
 #: program's, refused before anything in it is changed.
 FIRST_TABLE_COLUMNS: Final = ("id", "config", "bots", "seats", "seed", "created")
@@ -237,6 +265,7 @@ LEASES: Final = Relation("leases", (
     Column("table_id", "text"),
     Column("holder", "text"),
     Column("expires", "real"),
+    Column("address", "text", required=False),
 ), key=("table_id",), of_table="table_id")
 #: The version of the schema the database holds (one row).
 VERSION: Final = Relation("schema_version", (Column("version", "integer"),))
@@ -285,7 +314,21 @@ def _leases(db: SchemaAccess) -> None:
 
 
 #: The migrations, in order: the first brings a database to version 1, and so on.
-MIGRATIONS: Final[tuple[Callable[[SchemaAccess], None], ...]] = (_tables_and_actions, _leases)
+def _processes(db: SchemaAccess) -> None:
+    """Version 3: what processes that divide the tables share: each table's creator key and
+    lobby summary, each lease's holder address, and the settings (the processes' secret)."""
+    for relation, columns in ((TABLES, (*TABLES.columns, *LOBBY)), (LEASES, LEASES.columns)):
+        have = db.columns(relation.name)
+        for column in columns:
+            if column.name not in have:
+                db.execute(f"ALTER TABLE {relation.name} ADD COLUMN"
+                           f" {column.render(db.dialect)}")
+    db.execute(SETTINGS.create(db.dialect))
+    db.execute(RATES.create(db.dialect))
+
+
+MIGRATIONS: Final[tuple[Callable[[SchemaAccess], None], ...]] = (
+    _tables_and_actions, _leases, _processes)
 #: The version of the schema this code writes (the ``schema_version`` relation).
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -336,6 +379,15 @@ class Statements:
     seats: str
     seats_to_change: str
     set_seats: str
+    summarize: str
+    listed: str
+    creator_tables: str
+    keep_setting: str
+    setting: str
+    new_bucket: str
+    bucket: str
+    set_bucket: str
+    unfinished: str
 
     @classmethod
     def of(cls, dialect: Dialect) -> Statements:
@@ -356,6 +408,20 @@ class Statements:
             seats=sql("SELECT seats FROM tables WHERE id = ?"),
             seats_to_change=sql(f"SELECT seats FROM tables WHERE id = ?{dialect.row_lock}"),
             set_seats=sql("UPDATE tables SET seats = ? WHERE id = ?"),
+            # Parameters (True, False), not literals: SQLite's flags are 1 and 0.
+            summarize=sql("UPDATE tables SET summary = ?, over = ? WHERE id = ?"),
+            listed=sql("SELECT id, config, bots, created, active, creator, summary FROM tables"
+                       " WHERE listed = ? ORDER BY coalesce(active, created) DESC, id LIMIT ?"),
+            creator_tables=sql("SELECT count(*) FROM tables WHERE creator = ?"
+                               " AND (over IS NULL OR over = ?)"),
+            keep_setting=sql("INSERT INTO settings (name, value) VALUES (?, ?)"
+                             " ON CONFLICT (name) DO NOTHING"),
+            setting=sql("SELECT value FROM settings WHERE name = ?"),
+            new_bucket=sql("INSERT INTO rates (key, tokens, at) VALUES (?, ?, ?)"
+                           " ON CONFLICT (key) DO NOTHING"),
+            bucket=sql(f"SELECT tokens, at FROM rates WHERE key = ?{dialect.row_lock}"),
+            set_bucket=sql("UPDATE rates SET tokens = ?, at = ? WHERE key = ?"),
+            unfinished=sql("SELECT over FROM tables WHERE id = ?"),
         )
 
 
@@ -388,14 +454,14 @@ def encode_table(table: StoredTable) -> tuple[object, ...]:
     created = table.created or time.time()
     return (table.id, table.config, encode_seats(table.bots), encode_seats(table.seats),
             table.seed, created, created if table.active is None else table.active,
-            table.listed)
+            table.listed, table.creator)
 
 
 def decode_table(row: Sequence[object], actions: Sequence[StoredAction]) -> StoredTable:
     """Return the table a row of :data:`TABLES` keeps, with its ``actions``; raise
     :class:`BadRowError` if a column it needs cannot be read (the message names the column,
     never what it holds)."""
-    table_id, config, bots, seats, seed, created, active, listed = row
+    table_id, config, bots, seats, seed, created, active, listed, creator = row
     if not isinstance(table_id, str):
         raise BadRowError("its id column is not text")
     if not isinstance(config, str):
@@ -415,7 +481,42 @@ def decode_table(row: Sequence[object], actions: Sequence[StoredAction]) -> Stor
     shown = listed is True or (type(listed) is int and listed == 1)
     return StoredTable(id=table_id, config=config, bots=decode_seats("bots", bots),
                        seats=decode_seats("seats", seats), seed=seed, created=float(created),
-                       actions=tuple(actions), active=last, listed=shown)
+                       actions=tuple(actions), active=last, listed=shown,
+                       creator=creator if isinstance(creator, str) else None)
+
+
+def take_token(row: Sequence[object], per_second: float, burst: float, now: float
+               ) -> tuple[float, float]:
+    """Take a token from a bucket row (``tokens``, ``at``) refilled at ``per_second`` up to
+    ``burst``: return the tokens to store at ``now`` and the seconds to wait (0: taken)."""
+    tokens, at = row
+    left = float(tokens) if isinstance(tokens, int | float) else 0.0
+    since = float(at) if isinstance(at, int | float) else now
+    left = min(burst, left + max(0.0, now - since) * per_second)
+    if left >= 1:
+        return left - 1, 0.0
+    return left, (1 - left) / per_second
+
+
+def decode_listed(rows: Iterable[Sequence[object]]) -> list[ListedRow]:
+    """Return the lobby's rows (:attr:`Statements.listed`); a row that cannot be read is left
+    out (it is logged when its table is loaded)."""
+    listed = []
+    for table_id, config, bots, created, active, creator, summary in rows:
+        if not (isinstance(table_id, str) and isinstance(config, str)
+                and isinstance(created, int | float) and not isinstance(created, bool)
+                and math.isfinite(created)):
+            continue
+        try:
+            seats = decode_seats("bots", bots)
+        except BadRowError:
+            continue
+        last = (float(active) if isinstance(active, int | float)
+                and not isinstance(active, bool) and math.isfinite(active) else None)
+        listed.append(ListedRow(table_id, config, seats, float(created), last,
+                                creator if isinstance(creator, str) else None,
+                                Summary.read(summary)))
+    return listed
 
 
 def group_actions(rows: Iterable[Sequence[object]]) -> dict[object, list[StoredAction]]:

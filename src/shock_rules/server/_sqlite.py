@@ -15,6 +15,8 @@ from collections.abc import AsyncGenerator, Collection, Iterator, Mapping, Seque
 from pathlib import Path
 from typing import Final
 
+from ._leases import Owner
+from ._lobby import ListedRow, Summary
 from ._rows import (
     SQLITE,
     Dialect,
@@ -24,12 +26,14 @@ from ._rows import (
     StoredTable,
     StoreUnavailableError,
     TableExistsError,
+    decode_listed,
     decode_seats,
     decode_tables,
     encode_seats,
     encode_table,
     group_actions,
     migrate,
+    take_token,
 )
 
 __all__ = ["SQLiteStore"]
@@ -70,6 +74,7 @@ class SQLiteStore:
                  checkpoint_every: float = 1.0) -> None:
         self.path = str(path)
         self.holder = secrets.token_hex(8)
+        self.address = ""
         self._lock = threading.Lock()
         self._closed = False
         #: The notification streams waiting for the store to close: (their loop, a future).
@@ -260,6 +265,60 @@ class SQLiteStore:
 
     def release_lease(self, table_id: str) -> None:
         """Nothing to give back: no other process could take it."""
+
+    def claim(self, table_id: str, seconds: float, grace: float) -> bool | Owner | None:
+        """``None`` for a table not stored, ``False`` for a finished one, else ``True``: no
+        other process holds anything of this file."""
+        with self._connection() as db:
+            row = db.execute(_SQL.unfinished, (table_id,)).fetchone()
+        return None if row is None else not row[0]
+
+    def unleased(self, limit: int, grace: float) -> list[str]:
+        """None: this process holds every table of its file."""
+        return []
+
+    def evict(self, table_id: str, holder: str) -> None:
+        """Nothing to end: no other process holds anything of this file."""
+
+    def peers(self) -> set[str]:
+        """None: one process."""
+        return set()
+
+    def peer_secret(self) -> str:
+        """Return the file's secret (made on first use)."""
+        with self._transaction() as db:
+            db.execute(_SQL.keep_setting, ("peer_secret", secrets.token_urlsafe(32)))
+            (value,) = db.execute(_SQL.setting, ("peer_secret",)).fetchone()
+        return str(value)
+
+    def summarize(self, summaries: Mapping[str, Summary]) -> None:
+        """Store the lobby's summaries in one transaction."""
+        if not summaries:
+            return
+        with self._transaction() as db:
+            db.executemany(_SQL.summarize, [(s.text(), s.over, table_id)
+                                            for table_id, s in summaries.items()])
+
+    def listed(self, limit: int) -> list[ListedRow]:
+        """Return up to ``limit`` listed tables, the latest active first."""
+        with self._connection() as db:
+            return decode_listed(db.execute(_SQL.listed, (True, limit)).fetchall())
+
+    def creator_tables(self, creator: str) -> int:
+        """Return how many unfinished tables the creator key has."""
+        with self._connection() as db:
+            (count,) = db.execute(_SQL.creator_tables, (creator, False)).fetchone()
+        return int(count)
+
+    def take(self, key: str, per_second: float, burst: float) -> float:
+        """Take a token from the bucket ``key`` in one transaction (the file's write lock)."""
+        now = time.time()
+        with self._transaction() as db:
+            db.execute(_SQL.new_bucket, (key, burst, now))
+            row = db.execute(_SQL.bucket, (key,)).fetchone()
+            left, wait = take_token(row, per_second, burst, now)
+            db.execute(_SQL.set_bucket, (left, now, key))
+        return wait
 
     def close(self) -> None:
         """Close the database (after a last checkpoint), and end the notification streams."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Collection, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
+from ._leases import Owner
+from ._lobby import ListedRow, Summary
 from ._rows import (
     SEATS_CHANGED,
     SchemaVersionError,
@@ -53,6 +55,9 @@ class Store(Protocol):
 
     #: Who holds this store's leases: random, one per store (per server process).
     holder: str
+    #: The URL of the process using the store, written with its leases: where the other
+    #: processes forward connections to its tables ("" until the process sets it).
+    address: str
 
     def create_table(self, table: StoredTable) -> None:
         """Store a new table (its actions, if any, too), all or nothing; raise
@@ -118,6 +123,53 @@ class Store(Protocol):
     def release_lease(self, table_id: str) -> None:
         """Give a table's lease back, if this store holds it (its game ended, or it was
         dropped)."""
+        ...
+
+    def claim(self, table_id: str, seconds: float, grace: float) -> bool | Owner | None:
+        """Take a table's lease for ``seconds`` if no live other process holds it: ``True``
+        (this store holds it now: its process plays the table), ``False`` for a finished
+        table (no lease: any process may show it), the :class:`Owner` that holds it, or
+        ``None`` for a table not stored. A lease is taken if missing, this store's own, held
+        at this store's :attr:`address` (an earlier run of this process) or ended more than
+        ``grace`` seconds ago (its holder renews it first: :meth:`lease`)."""
+        ...
+
+    def unleased(self, limit: int, grace: float) -> list[str]:
+        """Return up to ``limit`` unfinished tables that no live process holds: their lease
+        ended more than ``grace`` seconds ago, or (made ``grace`` seconds ago or more) they
+        have none."""
+        ...
+
+    def evict(self, table_id: str, holder: str) -> None:
+        """End ``holder``'s lease on a table now (nothing listens at its address: it died)."""
+        ...
+
+    def peers(self) -> set[str]:
+        """Return the addresses of the other processes that hold a live lease."""
+        ...
+
+    def peer_secret(self) -> str:
+        """Return the secret the processes sharing the store prove themselves to one another
+        with (made by the first to ask, the same for every one after)."""
+        ...
+
+    def summarize(self, summaries: Mapping[str, Summary]) -> None:
+        """Store what the lobby shows of tables (and whether each is over), in one
+        transaction; a table not stored is no error."""
+        ...
+
+    def listed(self, limit: int) -> list[ListedRow]:
+        """Return up to ``limit`` listed tables, the latest active first, for the lobby."""
+        ...
+
+    def creator_tables(self, creator: str) -> int:
+        """Return how many unfinished tables the creator key ``creator`` has."""
+        ...
+
+    def take(self, key: str, per_second: float, burst: float) -> float:
+        """Take a token from the bucket ``key`` (refilled at ``per_second`` up to ``burst``;
+        full when first used), for every process sharing the store at once: return 0 if
+        taken, else the seconds until one will be there."""
         ...
 
     def close(self) -> None:

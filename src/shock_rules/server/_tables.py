@@ -11,6 +11,7 @@ import hmac
 import itertools
 import json
 import logging
+import math
 import random
 import re
 import secrets
@@ -147,8 +148,12 @@ class ClientLimitError(TableLimitError):
 
 
 class CreationRateError(ClientLimitError):
-    """The client address asking for a table created as many as it may in the last minute
-    (on all the server's processes together)."""
+    """The client address asking for a table created as many as it may a minute, on all the
+    server's processes together; it may try again in ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class BotLimitError(ClientLimitError):
@@ -501,18 +506,40 @@ class LiveTable:
         at its last stored step, and stop it (a restarted server resumes it from there)."""
         if not actions:
             return
+        write = asyncio.ensure_future(
+            self._calls(self._store.append_actions, self.id, actions))
         try:
-            await self._calls(self._store.append_actions, self.id, actions)
+            try:
+                await asyncio.shield(write)
+            except asyncio.CancelledError:
+                # The server is stopping: the write goes on in its thread, so let it end
+                # (within the store's deadline), and the table with it, then stop.
+                with contextlib.suppress(Exception):
+                    await write
+                if write.cancelled() or write.exception() is not None:
+                    self.table = self._replay(tuple(self._stored))
+                else:
+                    self._kept(actions)
+                raise
         except (StepTakenError, StoreUnavailableError):
             # Not the table's fault: another process took the step, or the database is away
             # for a moment. Back to the last stored step; the caller decides what follows.
             self.table = self._replay(tuple(self._stored))
+            raise
+        except asyncio.CancelledError:
             raise
         except BaseException:
             self.failed = True
             self.table = self._replay(tuple(self._stored))
             raise
         self._kept(actions)
+        if self.table.is_over:
+            # Stored as over before anyone hears of the end: the limits per address, which
+            # count unfinished tables in the store, count it no more from then on.
+            try:
+                await self._calls(self._store.summarize, {self.id: self.summary()})
+            except StoreUnavailableError as exc:  # the lobby's next summaries store it
+                log.warning("table %s: its end was not stored for the lobby: %s", self.id, exc)
 
     def _kept(self, actions: list[StoredAction]) -> None:
         """Note actions as stored (by this process or another)."""
@@ -980,8 +1007,8 @@ class Hub:
         #: The tables this process owns now (renewed by :meth:`keep_leases_forever`).
         self.leases = Leases()
         #: This process's own URL, where the other processes forward connections to the
-        #: tables it owns ("": none can).
-        self.address = address
+        #: tables it owns ("": none can); written with its leases.
+        self.address = store.address = address
         #: The secret the processes sharing the store prove themselves to one another with
         #: (read from the store when the tables are loaded).
         self.peer_secret = ""
@@ -1238,6 +1265,8 @@ class Hub:
             log.error("table %s: could not be loaded: %s", table_id, exc)
             return None
         self.tables[table_id] = live
+        if not live.is_over:  # (a finished one is only shown: any process may)
+            log.info("table %s: played here from now on (loaded from the store)", table_id)
         for moved in self._pipes.get(table_id, ()):  # forwarded to the old owner: come here
             moved.set()
         if live.is_over:
@@ -1398,16 +1427,19 @@ class Hub:
         return await self.calls(self.store.creator_tables, self.creator_key(client))
 
     async def _check_rate(self, client: str) -> None:
-        """Raise :class:`CreationRateError` if ``client`` created :attr:`tables_per_minute`
-        tables in the last minute, on all the processes sharing the store together."""
+        """Take a token of ``client``'s bucket of tables a minute (:attr:`tables_per_minute`,
+        in bursts of as many) that every process sharing the store takes from; raise
+        :class:`CreationRateError` if there is none."""
         if self.tables_per_minute is None:
             return
-        made = await self.calls(self.store.created_since, self.creator_key(client),
-                                time.time() - 60)
-        if made >= self.tables_per_minute:
+        rate = self.tables_per_minute
+        wait = await self.calls(self.store.take, "tables " + self.creator_key(client),
+                                rate / 60, rate)
+        if wait > 0:
             raise CreationRateError(
-                f"this client address created {made} tables in the last minute, the most"
-                f" this server allows ({self.tables_per_minute:g}): try again in a minute")
+                f"more than {rate:g} tables a minute from this address, on all of this"
+                f" server's processes: try again in {max(1, math.ceil(wait))} s",
+                retry_after=max(1, math.ceil(wait)))
 
     def creator_key(self, client: str) -> str:
         """Return the key the store counts ``client``'s tables by: a keyed hash of its address
@@ -1560,7 +1592,6 @@ class Hub:
         # its tables expire): its own unfinished tables are counted first, abandoned ones gone.
         creator = None if client is None else self.creator_key(client)
         if client is not None:
-            await self._check_rate(client)
             try:
                 await self._check_client(client, mcts > 0)
             except ClientLimitError:
@@ -1571,6 +1602,8 @@ class Hub:
                 not await self.expire() or self.open_tables() >= self.max_tables):
             raise TableLimitError(f"the server has {self.max_tables} unfinished tables already:"
                                   " try again later")
+        if client is not None:  # last: a table refused for another reason takes no token
+            await self._check_rate(client)
         tokens = {s: secrets.token_urlsafe(32) for s in range(players) if s not in bot_seats}
         table_id = secrets.token_urlsafe(9)
         while table_id in self.tables:  # pragma: no cover - 72 random bits
