@@ -16,7 +16,7 @@ TABLES = 6
 BOTS = ("heuristic", "heuristic", "heuristic")
 #: The clients' and bots' pace (seconds): a game of about 300 steps lasts some 20 s, long
 #: enough for several faults.
-PACE = 0.05
+PACE = 0.12
 DEADLINE = 50.0
 
 
