@@ -60,6 +60,7 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # (after the path above: the tests' servers, PostgreSQL and chaos client are shared)
 from tests.server._chaos_client import (
+    STALL_SECONDS,
     Servers,
     chaos_run,
     create_tables,
@@ -196,7 +197,8 @@ def _report(setup: Setup, r: int, tables: int, got: dict[str, Any]) -> None:
     if "lost_actions" in got:
         print(f"; {got['kills']} processes killed, {got['pg_restarts']} PostgreSQL restarts,"
               f" {got['acknowledged']} actions acknowledged over {got['connections']}"
-              f" connections, errors {got['errors']}; "
+              f" connections ({got['stalls']} left after {STALL_SECONDS:g} s without a"
+              f" frame), errors {got['errors']}; "
               + ", ".join(f"{k} {got[k]}" for k in FAULTS), end="")
     print(flush=True)
 

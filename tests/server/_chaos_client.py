@@ -191,6 +191,8 @@ class SeatClient:
         self.overlaps = 0
         self.conflicts = 0
         self.revoked = 0
+        #: Connections left for another process after :data:`STALL_SECONDS` without a frame.
+        self.stalls = 0
         self.errors: collections.Counter[str] = collections.Counter()
 
     def action_at(self, view: dict[str, Any]) -> object:
@@ -237,8 +239,11 @@ class SeatClient:
                     message = await asyncio.wait_for(ws.recv(), max(0.0, wait - now))
                 except TimeoutError:
                     now = time.perf_counter()
-                    if act_at is None or now >= self.deadline:
-                        return  # stalled (another process, then), or the deadline
+                    if now >= self.deadline:
+                        return
+                    if act_at is None:
+                        self.stalls += 1
+                        return  # stalled: another process, then
                     if now < act_at:
                         continue
                     act_at = None
@@ -368,10 +373,12 @@ class ChaosResult:
     unrecorded_events: int
     unheard_events: int
     #: Actions acknowledged to the clients, of them revoked by an error right after, their
-    #: connections, error frames by code, steps heard again after a reconnect.
+    #: connections (of them left after :data:`STALL_SECONDS` without a frame), error frames
+    #: by code, events heard again after a reconnect.
     acknowledged: int
     revoked: int
     connections: int
+    stalls: int
     errors: dict[str, int]
     overlaps: int
     #: Steps the tables took after the warm-up (every action: the clients', the bots',
@@ -501,7 +508,8 @@ def _judge(clients: Sequence[SeatClient], records: Sequence[list[dict[str, Any]]
         record_mismatches=mismatches, unrecorded_events=unrecorded, unheard_events=unheard,
         acknowledged=sum(len(c.acked) for c in clients),
         revoked=sum(c.revoked for c in clients),
-        connections=sum(c.connections for c in clients), errors=dict(errors),
+        connections=sum(c.connections for c in clients),
+        stalls=sum(c.stalls for c in clients), errors=dict(errors),
         overlaps=sum(c.overlaps for c in clients),
         actions_per_s=actions / timed, p50_ms=p50, p99_ms=p99,
         server_cpu_s_per_1000_actions=1000 * cpu / actions if actions else 0.0)
