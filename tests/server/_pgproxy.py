@@ -17,7 +17,21 @@ from collections.abc import Callable
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 COMMIT_QUERY = b"Q" + (4 + len(b"COMMIT\x00")).to_bytes(4, "big") + b"COMMIT\x00"
-COMMIT_DONE = b"C" + (4 + len(b"COMMIT\x00")).to_bytes(4, "big") + b"COMMIT\x00"
+#: What a statement that commits by itself (no BEGIN: an implicit transaction) starts with:
+#: the parsing of the store's one-statement append of actions.
+APPEND_PARSE = b"INSERT INTO actions"
+
+
+def _commits(message: bytes) -> bool:
+    """Whether a client's message is the one that commits: a COMMIT, or the parsing of a
+    statement that commits by itself (the append of actions)."""
+    return message == COMMIT_QUERY or (message[:1] == b"P" and APPEND_PARSE in message)
+
+
+def _committed(tag: bytes) -> bool:
+    """Whether a command's completion tag (a ``C`` message's text) ends in a commit when
+    PostgreSQL is then idle: a COMMIT, or a statement in an implicit transaction."""
+    return tag in (b"COMMIT", b"UPDATE 1")
 
 
 class _Stream:
@@ -71,14 +85,16 @@ class PgProxy:
         return make_conninfo("", **parts)
 
     def lose_commit_answer(self) -> None:
-        """At the next COMMIT PostgreSQL answers, drop the connection instead of forwarding
-        its answer: the transaction is committed, the client does not know."""
+        """At the next commit PostgreSQL reports (a COMMIT, or a statement that commits by
+        itself), drop the connection instead of forwarding its last answer: the transaction is
+        committed, the client does not know."""
         with self._state:
             self._armed, self.failed = "answer", threading.Event()
 
     def lose_commit(self, meanwhile: Callable[[], None] = lambda: None) -> None:
-        """At the next COMMIT a client sends, close the connection to PostgreSQL instead of
-        forwarding it (the transaction is rolled back), run ``meanwhile``, then close the
+        """At the next COMMIT a client sends (or statement that commits by itself: the append
+        of actions), close the connection to PostgreSQL instead of forwarding it (the
+        transaction is rolled back, or never begun), run ``meanwhile``, then close the
         client's."""
         with self._state:
             self._armed, self._meanwhile, self.failed = "commit", meanwhile, threading.Event()
@@ -141,7 +157,7 @@ class PgProxy:
             while data := client.recv(65536):
                 ahead = b""
                 for message in stream.feed(data):
-                    if message == COMMIT_QUERY and (meanwhile := self._take("commit")):
+                    if _commits(message) and (meanwhile := self._take("commit")):
                         server.sendall(ahead)
                         _shut(server)
                         meanwhile()
@@ -158,6 +174,7 @@ class PgProxy:
     def _down(self, client: socket.socket, server: socket.socket) -> None:
         """Forward what PostgreSQL answers."""
         stream = _Stream(typed=True)
+        tag = b""  # the latest command's completion tag
         try:
             while data := server.recv(65536):
                 with self._state:
@@ -166,7 +183,12 @@ class PgProxy:
                         self._state.wait()
                 ahead = b""
                 for message in stream.feed(data):
-                    if message == COMMIT_DONE and self._take("answer"):
+                    if message[:1] == b"C":
+                        tag = message[5:].rstrip(b"\x00")
+                    # ReadyForQuery, idle, after a commit: it is done, and the client does not
+                    # hear it.
+                    if (message[:1] == b"Z" and message[5:6] == b"I" and _committed(tag)
+                            and self._take("answer")):
                         client.sendall(ahead)
                         _shut(server)
                         _shut(client)

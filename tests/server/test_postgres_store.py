@@ -22,6 +22,7 @@ psycopg = pytest.importorskip("psycopg")
 from shock_rules.server._open import open_store  # noqa: E402
 from shock_rules.server._postgres import PostgresStore  # noqa: E402 -- after the skip
 from shock_rules.server._store import (  # noqa: E402
+    SEATS_CHANGED,
     StepTakenError,
     StoredAction,
     StoredTable,
@@ -52,21 +53,24 @@ def test_open_store_picks_the_store_by_the_url(postgres_db: str, tmp_path: objec
     s.close()
 
 
-def test_two_stores_share_the_tables_and_hear_each_others_steps(postgres_db: str) -> None:
+def test_two_stores_share_the_tables_and_hear_each_others_seat_changes(
+        postgres_db: str) -> None:
     one, two = PostgresStore(postgres_db), PostgresStore(postgres_db)
 
     async def listen() -> list[tuple[str, int]]:
-        heard: list[tuple[str, int]] = []
         stream = two.notifications()
         assert await anext(stream) == ("", -1)  # listening: catch up on what came before
         one.create_table(_table("t-shared", 2))
+        # Steps are not announced (the table's owner alone plays it); a replaced seat token
+        # is: the process playing the table closes the old token's connections.
         one.append_actions("t-shared", [StoredAction(2, 0, "x"), StoredAction(3, None, "y")])
-        while len(heard) < 2:
-            heard.append(await asyncio.wait_for(anext(stream), 10))
+        one.replace_seat_token("t-shared", 0, "cd" * 32)
+        heard = [await asyncio.wait_for(anext(stream), 10)]
         await stream.aclose()
         return heard
 
-    assert asyncio.run(listen()) == [("t-shared", 2), ("t-shared", 4)]
+    assert asyncio.run(listen()) == [("t-shared", SEATS_CHANGED)]
+    assert two.seat_hashes("t-shared") == {0: "cd" * 32}
     assert [a.step for a in two.actions_since("t-shared", 0)] == [0, 1, 2, 3]
     one.close()
     two.close()
@@ -109,11 +113,12 @@ def test_postgresql_restarted_underneath_costs_a_clear_error_and_nothing_else(
         # The listener comes back by itself and says it may have missed announcements.
         assert await asyncio.wait_for(anext(stream), 30) == ("", -1)
         store.append_actions("t-restart", [StoredAction(3, 0, "after")])
+        store.replace_seat_token("t-restart", 0, "cd" * 32)
         heard = [await asyncio.wait_for(anext(stream), 10)]
         await stream.aclose()
         return heard
 
-    assert asyncio.run(across()) == [("t-restart", 4)]
+    assert asyncio.run(across()) == [("t-restart", SEATS_CHANGED)]
     # Nothing acknowledged was lost, nothing refused was kept.
     assert [a.action for a in store.actions_since("t-restart", 0)] == ["a0", "a1", "a2",
                                                                        "after"]

@@ -15,7 +15,7 @@ import asyncio
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Final, ParamSpec, TypeVar
+from typing import Final, ParamSpec, TypeVar
 
 from ._store import Store, StoreUnavailableError
 
@@ -48,11 +48,11 @@ class StoreCalls:
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
         try:
-            # shield: a timeout (or a cancelled caller) stops the wait, not the thread's call,
-            # whose result is then dropped.
-            return await asyncio.wait_for(asyncio.shield(future), self.deadline)
+            # A timeout (or a cancelled caller) cancels the wait, not the thread's call, whose
+            # result is then dropped.
+            async with asyncio.timeout(self.deadline):
+                return await future
         except TimeoutError:
-            future.add_done_callback(_ignore)
             raise StoreUnavailableError(
                 f"the database did not answer within {self.deadline:g} s (what was asked may"
                 " still be done: the next view tells)") from None
@@ -63,8 +63,3 @@ class StoreCalls:
         self.store.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
 
-
-def _ignore(future: asyncio.Future[Any]) -> None:
-    """Retrieve a dropped call's outcome (else asyncio logs an exception never retrieved)."""
-    if not future.cancelled():
-        future.exception()

@@ -4,9 +4,10 @@ psycopg 3).
 Every method of :class:`~shock_rules.server.Store` is one transaction on one connection of a
 small pool, so that calls from several threads run at once and one slow statement holds one
 connection, not the store. The primary key ``(table_id, step)`` of ``actions`` decides a race
-for a step (:class:`StepTakenError`), the transaction that stores actions announces them with
-``NOTIFY``, and a table is leased to one process at a time by a row of ``leases`` that
-expires unless its holder renews it (a process killed, or hung, loses its leases then).
+for a step (:class:`StepTakenError`), a replaced seat token is announced with ``NOTIFY`` (the
+process playing the table closes the connections of the old one), and a table is leased to one
+process at a time by a row of ``leases`` that expires unless its holder renews it (a process
+killed, or hung, loses its leases then): the holder alone plays the table.
 
 When PostgreSQL cannot be reached, every call raises :class:`StoreUnavailableError` and a
 later call connects again. A database that stops answering without closing its connections
@@ -72,8 +73,8 @@ DriverError: Final = psycopg.Error
 
 log = logging.getLogger("shock_rules.server")
 
-#: The channel on which stored actions are announced: ``"<table id> <next step>"``, and a
-#: seat's replaced token: ``"<table id> seats"``.
+#: The channel on which a seat's replaced token is announced: ``"<table id> seats"`` (a
+#: ``"<table id> <next step>"`` of another version is heard as steps stored).
 CHANNEL: Final = "shock_rules_steps"
 #: What an announcement of a replaced seat token holds instead of a step.
 SEATS_NOTE: Final = "seats"
@@ -120,6 +121,15 @@ _UNLEASED: Final = f"""
 _PEERS: Final = f"""
     SELECT DISTINCT address FROM leases
     WHERE holder <> %s AND expires > {_NOW} AND address IS NOT NULL AND address <> ''"""
+#: Store a table's actions and its last activity in one statement (see
+#: :meth:`PostgresStore.append_actions`): a data-modifying WITH runs whether read or not.
+_APPEND: Final = """
+    WITH stored AS (
+        INSERT INTO actions (table_id, step, seat, action)
+        SELECT %(id)s, step, seat, action
+        FROM unnest(%(steps)s::integer[], %(seats)s::integer[], %(actions)s::text[])
+             AS given(step, seat, action))
+    UPDATE tables SET active = %(now)s WHERE id = %(id)s"""
 _RELEASE: Final = "DELETE FROM leases WHERE table_id = %s AND holder = %s"
 _STEPS_AT: Final = ("SELECT step, seat, action FROM actions WHERE table_id = %s"
                     " AND step = ANY(%s) ORDER BY step")
@@ -373,7 +383,7 @@ class PostgresStore:
     # -- storing -------------------------------------------------------------------------------
 
     def create_table(self, table: StoredTable) -> None:
-        """Store a new table and its actions in one transaction, and announce it; raise
+        """Store a new table and its actions in one transaction; raise
         :class:`TableExistsError` if its id is taken."""
         row = encode_table(table)
 
@@ -382,8 +392,6 @@ class PostgresStore:
                 with db.transaction():
                     db.execute(_SQL.insert_table, row)
                     _insert(db, table.id, table.actions)
-                    db.execute("SELECT pg_notify(%s, %s)",
-                               (CHANNEL, f"{table.id} {len(table.actions)}"))
             except pg_errors.UniqueViolation:
                 raise TableExistsError(f"table {table.id} is stored already") from None
 
@@ -400,19 +408,19 @@ class PostgresStore:
         self._run(store, store_again)
 
     def append_actions(self, table_id: str, actions: Sequence[StoredAction]) -> None:
-        """Store actions in one transaction with the time as the table's last activity, and
-        announce them; raise :class:`StepTakenError`, storing none, if another process stored
-        one of their steps first."""
+        """Store actions in one transaction with the time as the table's last activity; raise
+        :class:`StepTakenError`, storing none, if another process stored one of their steps
+        first. (Not announced: only the table's owner plays it, and a process that takes a
+        table over reads it whole.)"""
         if not actions:
             return
 
         def store(db: Conn) -> None:
             try:
-                with db.transaction():
-                    _insert(db, table_id, actions)
-                    db.execute(_SQL.touch, (time.time(), table_id))
-                    db.execute("SELECT pg_notify(%s, %s)",
-                               (CHANNEL, f"{table_id} {actions[-1].step + 1}"))
+                # One statement, so one round trip and one implicit transaction: all or none.
+                db.execute(_APPEND, {
+                    "id": table_id, "now": time.time(), "steps": [a.step for a in actions],
+                    "seats": [a.seat for a in actions], "actions": [a.action for a in actions]})
             except pg_errors.UniqueViolation:
                 raise StepTakenError(
                     f"table {table_id}: a step of {actions[0].step}-{actions[-1].step} was"

@@ -106,10 +106,11 @@ class Store(Protocol):
         ...
 
     def notifications(self) -> AsyncGenerator[tuple[str, int], None]:
-        """Yield ``(table id, next step)`` as actions are stored by any process (a table
-        created: its number of actions), ``(table id, SEATS_CHANGED)`` when a seat's token was
-        replaced, and ``("", -1)`` after a lost connection: whatever happened meanwhile was
-        not heard. A store of one process yields nothing, and ends when it is closed."""
+        """Yield ``(table id, SEATS_CHANGED)`` when a seat's token was replaced by any
+        process, and ``("", -1)`` after a lost connection: whatever happened meanwhile was not
+        heard (a ``(table id, next step)`` says steps were stored elsewhere; the stores of this
+        version announce none, the table's owner alone plays it). A store of one process
+        yields nothing, and ends when it is closed."""
         ...
 
     def lease(self, table_ids: Collection[str], seconds: float) -> set[str]:
