@@ -20,7 +20,7 @@ pytest.importorskip("websockets")
 import shock_rules as sr
 from shock_rules.server import SQLiteStore, StoredAction, StoredTable, draw_rng, token_hash
 from shock_rules.server._calls import StoreCalls
-from shock_rules.server._leases import Leases
+from shock_rules.server._leases import Leases, Owner
 from shock_rules.server._store import StepTakenError, TableExistsError
 from shock_rules.server._tables import Connection, Hub, LiveTable
 from shock_rules.server._thinking import Thinker
@@ -193,3 +193,36 @@ def test_the_store_checkpoints_its_log_in_a_thread_of_its_own(tmp_path: Path) ->
     asyncio.run(copied())
     store.close()
     assert not (tmp_path / "db.sqlite3-wal").exists()  # the last one out folds the log in
+
+
+class _CountingStore(SQLiteStore):
+    """A store that counts the claims of tables (what an unknown id costs)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.claims: list[str] = []
+
+    def claim(self, table_id: str, seconds: float, grace: float) -> bool | Owner | None:
+        self.claims.append(table_id)
+        return super().claim(table_id, seconds, grace)
+
+
+def test_an_unknown_table_id_asks_the_store_once(tmp_path: Path) -> None:
+    # A client trying ids (or a link to a table long gone, reloaded in a loop) costs one store
+    # query per id, not one per request; a table created meanwhile is found at once.
+    store = _CountingStore(tmp_path / "db.sqlite3")
+
+    async def run() -> None:
+        hub = Hub(store)
+        for _ in range(100):
+            assert await hub.find("x" * 12) is None
+        assert store.claims == ["x" * 12]
+        for n in range(5):
+            assert await hub.find(f"{n}" * 12) is None
+        assert len(store.claims) == 6
+        made, _ = await hub.create(3, "standard", {})
+        assert await hub.find(made) is hub.tables[made]
+        assert len(store.claims) == 6  # a table of this process: no store call
+        await hub.stop()
+
+    asyncio.run(run())

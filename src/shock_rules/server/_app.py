@@ -160,7 +160,7 @@ class Limits:
     #: message limit: a wrong slap costs a penalty, flooding must cost more.
     slaps_per_second: float = DEFAULT_CLAIMS_PER_SECOND
     slap_cooldown_seconds: float = DEFAULT_CLAIM_COOLDOWN
-    #: Seconds the server waits for one store call (made in a thread, off the event loop)
+    #: Seconds the server waits for one PostgreSQL call (made in a thread, off the event loop)
     #: before it answers that the database cannot be reached: a database that stops answering
     #: without closing its connections enforces no timeout of its own.
     store_seconds: float = DEFAULT_DEADLINE

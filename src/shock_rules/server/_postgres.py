@@ -210,6 +210,8 @@ class PostgresStore:
         self.where = _where(url)
         self.holder = secrets.token_hex(8)
         self.address = ""
+        #: Its calls cross the network to a database that may stop answering: each in a thread.
+        self.inline = False
         self._timeout = max(1, round(connect_timeout))
         self._statement_ms = max(1, round(statement_timeout * 1000))
         self._call_timeout = (statement_timeout + 5.0 if call_timeout is None

@@ -75,6 +75,9 @@ class SQLiteStore:
         self.path = str(path)
         self.holder = secrets.token_hex(8)
         self.address = ""
+        #: Its calls are local and short (a commit appends to the write-ahead log; the disk is
+        #: waited for by the checkpoint thread): made on the server's event loop.
+        self.inline = True
         self._lock = threading.Lock()
         self._closed = False
         #: The notification streams waiting for the store to close: (their loop, a future).

@@ -47,7 +47,8 @@ class Store(Protocol):
     process at a time.
 
     Every method may be called from several threads at once, and may block (on the disk, on
-    the database): the server calls them from worker threads, never on its event loop. An
+    the database): the server calls them from worker threads, never on its event loop, unless
+    the store says its calls are short and local (:attr:`inline`). An
     SQLite store is one process's, so it is its own coordinator: it announces nothing (no
     other process stores anything) and leases every table to its process. Every method of a
     store whose database cannot be reached raises :class:`StoreUnavailableError`.
@@ -58,6 +59,9 @@ class Store(Protocol):
     #: The URL of the process using the store, written with its leases: where the other
     #: processes forward connections to its tables ("" until the process sets it).
     address: str
+    #: Whether the store's calls are short and local, to be made on the server's event loop
+    #: (an SQLite file); otherwise each is made in a thread, with a deadline.
+    inline: bool
 
     def create_table(self, table: StoredTable) -> None:
         """Store a new table (its actions, if any, too), all or nothing; raise

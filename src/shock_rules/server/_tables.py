@@ -255,6 +255,8 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self._task: asyncio.Task[None] | None = None
+        #: Catching up with the store after a write whose outcome is unknown.
+        self._rechecking: asyncio.Task[None] | None = None
         #: Set when the table cannot go on (a bot failed, the store refused an action).
         self.failed = False
         #: Set when the server dropped the table (finished, past its limit of those it keeps).
@@ -521,10 +523,17 @@ class LiveTable:
                 else:
                     self._kept(actions)
                 raise
-        except (StepTakenError, StoreUnavailableError):
-            # Not the table's fault: another process took the step, or the database is away
-            # for a moment. Back to the last stored step; the caller decides what follows.
+        except StepTakenError:
+            # Not the table's fault: another process took the step. Back to the last stored
+            # step; the caller decides what follows.
             self.table = self._replay(tuple(self._stored))
+            raise
+        except StoreUnavailableError:
+            # The database is away for a moment, or did not answer in time: back to the last
+            # stored step. The write may still have been done (its answer lost, or done after
+            # the deadline): the table reads the store again once it answers.
+            self.table = self._replay(tuple(self._stored))
+            self._recheck_later()
             raise
         except asyncio.CancelledError:
             raise
@@ -540,6 +549,24 @@ class LiveTable:
                 await self._calls(self._store.summarize, {self.id: self.summary()})
             except StoreUnavailableError as exc:  # the lobby's next summaries store it
                 log.warning("table %s: its end was not stored for the lobby: %s", self.id, exc)
+
+    def _recheck_later(self) -> None:
+        """Catch up with the store once it answers again (a write whose outcome is unknown
+        may have been done: then its steps are taken, and heard of, as another's would be)."""
+        if self._rechecking is None or self._rechecking.done():
+            self._rechecking = asyncio.get_running_loop().create_task(self._recheck())
+
+    async def _recheck(self) -> None:
+        while not (self.dropped or self.stopped):
+            await asyncio.sleep(STORE_RETRY_SECONDS)
+            try:
+                await self.catch_up()
+                return
+            except StoreUnavailableError:
+                continue
+            except Exception:
+                log.exception("table %s: could not catch up with the store", self.id)
+                return
 
     def _kept(self, actions: list[StoredAction]) -> None:
         """Note actions as stored (by this process or another)."""
@@ -714,6 +741,8 @@ class LiveTable:
         """Stop the bots (the server is shutting down)."""
         self.stopped = True
         self._stop_races()
+        if self._rechecking is not None:
+            self._rechecking.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
