@@ -44,11 +44,12 @@ class StoreCalls:
                  threads: int = DEFAULT_THREADS) -> None:
         self.store = store
         self.deadline = deadline
-        self._inline = store.inline
+        #: Whether the store's calls are made on the loop (:attr:`Store.inline`).
+        self.inline = store.inline
         self._pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="shock-rules store")
 
     async def __call__(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-        if self._inline:
+        if self.inline:
             # A store whose calls are short and local (an SQLite file): the hop to a thread
             # and back would cost more than the call (measured: a quarter more CPU per action
             # and a millisecond more latency at 500 tables), and it has no network to wait on.

@@ -508,21 +508,8 @@ class LiveTable:
         at its last stored step, and stop it (a restarted server resumes it from there)."""
         if not actions:
             return
-        write = asyncio.ensure_future(
-            self._calls(self._store.append_actions, self.id, actions))
         try:
-            try:
-                await asyncio.shield(write)
-            except asyncio.CancelledError:
-                # The server is stopping: the write goes on in its thread, so let it end
-                # (within the store's deadline), and the table with it, then stop.
-                with contextlib.suppress(Exception):
-                    await write
-                if write.cancelled() or write.exception() is not None:
-                    self.table = self._replay(tuple(self._stored))
-                else:
-                    self._kept(actions)
-                raise
+            await self._write(actions)
         except StepTakenError:
             # Not the table's fault: another process took the step. Back to the last stored
             # step; the caller decides what follows.
@@ -549,6 +536,26 @@ class LiveTable:
                 await self._calls(self._store.summarize, {self.id: self.summary()})
             except StoreUnavailableError as exc:  # the lobby's next summaries store it
                 log.warning("table %s: its end was not stored for the lobby: %s", self.id, exc)
+
+    async def _write(self, actions: list[StoredAction]) -> None:
+        """Store actions: on the loop for a store whose calls are local and short, else in a
+        thread. Cancelled meanwhile (the server stopping), a write under way in its thread is
+        let end first (within the store's deadline), and the table with it."""
+        if self._calls.inline:  # on the loop: done or failed, never cut halfway
+            self._store.append_actions(self.id, actions)
+            return
+        write = asyncio.ensure_future(
+            self._calls(self._store.append_actions, self.id, actions))
+        try:
+            await asyncio.shield(write)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await write
+            if write.cancelled() or write.exception() is not None:
+                self.table = self._replay(tuple(self._stored))
+            else:
+                self._kept(actions)
+            raise
 
     def _recheck_later(self) -> None:
         """Catch up with the store once it answers again (a write whose outcome is unknown
