@@ -50,8 +50,8 @@ from ._leases import GRACE_SECONDS, LEASE_SECONDS, RENEW_SECONDS, Leases, Owner
 from ._lobby import Listed, Summary
 from ._store import (
     SEATS_CHANGED,
-    SharedStore,
     StepTakenError,
+    Store,
     StoredAction,
     StoredTable,
     StoreUnavailableError,
@@ -230,7 +230,7 @@ class LiveTable:
         self.config: Any = config
         #: The store (every table code's store call goes through ``self._calls``: off the
         #: event loop, with a deadline).
-        self._store: SharedStore = calls.store
+        self._store: Store = calls.store
         self._calls = calls
         #: The leases of this process: its bots play only while it holds the table's.
         self._leases = leases
@@ -762,11 +762,12 @@ class LiveTable:
     # -- what clients hear ---------------------------------------------------------------------
 
     async def welcome(self, conn: Connection) -> None:
-        """Add a new connection: with a shared store, first take the steps other processes
-        stored (an announcement may not have reached this process yet, or was lost while the
-        database restarted), so a connection is never told less than the store holds; then
-        :meth:`join`. A store that cannot be reached leaves the table at its last step
-        (logged): the connection hears the rest when this process catches up."""
+        """Add a new connection: first take the steps the store holds beyond this table's (a
+        process that owned it before this one took it over may have stored one late, or a
+        write of this one's may have been done after its answer was lost), so a connection is
+        never told less than the store holds; then :meth:`join`. A store that cannot be
+        reached leaves the table at its last step (logged): the connection hears the rest when
+        this process catches up."""
         async with self.lock:
             await self._welcome(conn)
 
@@ -796,9 +797,9 @@ class LiveTable:
         """Add a new connection as the seat of ``token`` (:meth:`welcome`: its first frame is
         the seat's, with its events since the connection's ``seen``, and the seat's
         connections hear how many hold it); return ``None``, or why not: ``"token"`` (none of
-        the seats'), ``"full"`` (the seat has ``most`` connections here already). With a
-        shared store the hashes are read again first: another process may have replaced the
-        token. Raise :class:`StoreUnavailableError` if they cannot be."""
+        the seats'), ``"full"`` (the seat has ``most`` connections here already). The hashes
+        are read from the store again first: another process may have replaced the token.
+        Raise :class:`StoreUnavailableError` if they cannot be."""
         async with self.lock:
             self._reload_seats(await self._calls(self._store.seat_hashes, self.id))
             seat = self.seat_of(token)
@@ -834,8 +835,8 @@ class LiveTable:
             self._reload_seats({**self._hashes, seat: digest})
 
     async def reload_seats(self) -> None:
-        """Read the seats' token hashes from the shared store again (another process replaced
-        one) and close the connections that hold a seat with an old token."""
+        """Read the seats' token hashes from the store again (another process replaced one)
+        and close the connections that hold a seat with an old token."""
         async with self.lock:
             self._reload_seats(await self._calls(self._store.seat_hashes, self.id))
 
@@ -1021,7 +1022,7 @@ class Hub:
     are stored, and the store records its own with each action: a test's clock only moves
     what the hub itself notes)."""
 
-    def __init__(self, store: SharedStore, *, bot_delay: float = 0.0, max_tables: int = 1000,
+    def __init__(self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 1000,
                  max_client_tables: int = DEFAULT_MAX_CLIENT_TABLES,
                  max_finished: int = DEFAULT_MAX_FINISHED,
                  idle_seconds: float = DEFAULT_IDLE_MINUTES * 60,
