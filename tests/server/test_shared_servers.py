@@ -1,8 +1,9 @@
-"""Several ``shock-rules serve`` processes on one PostgreSQL database: any process answers any
-table, a step taken through one is heard through the other, two processes racing for a step
-cannot both win, one process killed mid-game loses nothing (its seats go on through the
-other, its bots are taken over), and PostgreSQL restarted mid-game costs a clear error
-meanwhile and nothing else. Real processes, a real PostgreSQL (see ``_postgres.py``)."""
+"""Several ``shock-rules serve`` processes on one PostgreSQL database: a client may reach any
+table through any process (served through the table's owner), a step taken through one is
+heard through the other, two connections racing for a step cannot both win, one process killed
+mid-game loses nothing (its seats go on through the other, its bots are taken over), and
+PostgreSQL restarted mid-game costs a clear error meanwhile and nothing else. Real processes, a
+real PostgreSQL (see ``_postgres.py``)."""
 
 from __future__ import annotations
 
