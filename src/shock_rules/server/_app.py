@@ -277,8 +277,11 @@ def create_app(store: Store | str | Path = ":memory:", *, bot_delay: float = 0.0
     is the pause before each bot action, in seconds. A request that changes something, or a
     WebSocket, from a page of another site is refused, unless its origin is one of
     ``allow_origins`` (``https://example.com``). ``fairness`` is how the races of a real-time
-    game (Melvin Vs. Kronk) are settled (default: lag-compensated, a 250 ms window). The HTTP
-    and WebSocket contract is on the Server page of the docs.
+    game (Melvin Vs. Kronk) are settled (default: lag-compensated, a 250 ms window).
+    ``address`` is this process's own URL (``http://10.0.0.5:8000``): with a PostgreSQL store
+    that other processes share, they forward the connections to the tables this one owns there
+    (without it, they can only tell those clients to try again later, until the table moves).
+    The HTTP and WebSocket contract is on the Server page of the docs.
     """
     limits = limits or Limits()
     store = open_store(store)
