@@ -1255,16 +1255,23 @@ class Hub:
         at = self.leases.clock()
         claim = await self.calls(self.store.claim, table_id, LEASE_SECONDS, GRACE_SECONDS)
         if claim is None:
-            self._unknown[table_id] = now + UNKNOWN_SECONDS
-            self._unknown.move_to_end(table_id)
-            while len(self._unknown) > MAX_UNKNOWN:
-                self._unknown.popitem(last=False)
+            self._remember_unknown(table_id, now)
             return None
         if isinstance(claim, Owner):
             return claim
         if claim:  # this process holds its lease now (none did, or it is finished)
             self.leases.taken(at, {table_id}, {table_id})
-        return await self._load_one(table_id)
+        live = await self._load_one(table_id)
+        if live is None:  # a row that cannot be read: logged once, not at every request
+            self._remember_unknown(table_id, now)
+        return live
+
+    def _remember_unknown(self, table_id: str, now: float) -> None:
+        """Answer ``table_id`` as unknown without asking the store for a while."""
+        self._unknown[table_id] = now + UNKNOWN_SECONDS
+        self._unknown.move_to_end(table_id)
+        while len(self._unknown) > MAX_UNKNOWN:
+            self._unknown.popitem(last=False)
 
     @contextlib.contextmanager
     def forwarding(self, table_id: str) -> Iterator[asyncio.Event]:
@@ -1377,7 +1384,9 @@ class Hub:
                 await self._take_leases([t.id for t in self.tables.values() if t.wants_lease])
                 for table_id in await self.calls(self.store.unleased, ORPHANS_AT_ONCE,
                                                  GRACE_SECONDS):
-                    await self.locate(table_id)
+                    # (one that could not be read is tried again after a while)
+                    if self._unknown.get(table_id, 0.0) <= time.monotonic():
+                        await self.locate(table_id)
                 hosts = {_host_of(a) for a in await self.calls(self.store.peers)}
                 self.peer_hosts.clear()  # in place: the connection guard holds this set
                 self.peer_hosts.update(hosts)
