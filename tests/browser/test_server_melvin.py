@@ -109,8 +109,10 @@ def test_two_people_race_to_slap_and_exactly_one_wins(
     else:
         pytest.fail("no match showed in 200 cards turned up")
     assert all(s["match"] and s["slap"] for s in states)
-    # Both press Space at the same moment: each page is told when, by the clock both share.
-    press_at = time.time() * 1000 + 600
+    # Both press Space at the same moment: each page is told when, by the clock both share
+    # (two seconds ahead: telling a page may take a while on a loaded machine, and a page told
+    # too late would press after the other's slap was settled, with nothing left to slap).
+    press_at = time.time() * 1000 + 2000
     for page in pages.values():
         page.execute_script(
             "setTimeout(() => document.dispatchEvent(new KeyboardEvent('keydown',"
