@@ -73,6 +73,17 @@ def _unique(events: list[dict[str, Any]]) -> bool:
     return len(keys) == len(set(keys))
 
 
+def _heard_whole(server: LiveServer, made: dict[str, Any], seat: Seat, seen: int,
+                 again: Seat) -> None:
+    """Assert that a seat that heard a table up to step ``seen`` on one connection, then
+    played it to its end on ``again``, heard the whole game as ``server`` tells it: nothing
+    lost, nothing twice."""
+    assert again.views[-1]["view"]["phase"] == "over"
+    whole = _events(server, made["table"], made["seats"][0]["token"])
+    heard = [e for e in seat.events if e["step"] <= seen] + again.events
+    assert heard == whole and _unique(whole)
+
+
 def test_a_seat_reaching_another_process_is_served_through_the_owner(
         pair: tuple[LiveServer, LiveServer]) -> None:
     one, two = pair
@@ -116,11 +127,7 @@ def test_a_killed_owners_table_goes_on_through_the_other_at_once(
             await again.play(rng)
         return again
 
-    again = asyncio.run(after())
-    assert again.views[-1]["view"]["phase"] == "over"
-    whole = _events(two, made["table"], token)
-    heard = [e for e in seat.events if e["step"] <= seen] + again.events
-    assert heard == whole and _unique(whole)  # nothing lost, nothing twice
+    _heard_whole(two, made, seat, seen, asyncio.run(after()))
     assert "is gone; taken over" in two.log.read_text()
 
     # The bot-only table, with nobody connected, is taken over once its lease has ended.
@@ -159,11 +166,7 @@ def test_a_hung_owner_loses_its_tables_and_finds_them_gone(
             await again.play(rng)
         return again
 
-    again = asyncio.run(after())
-    assert again.views[-1]["view"]["phase"] == "over"
-    whole = _events(two, made["table"], token)
-    heard = [e for e in seat.events if e["step"] <= seen] + again.events
-    assert heard == whole and _unique(whole)
+    _heard_whole(two, made, seat, seen, asyncio.run(after()))
     deadline = time.monotonic() + 30  # the hung process notices at its next renewal
     while "taken over by another server process" not in one.log.read_text():
         assert time.monotonic() < deadline, one.log.read_text()[-2000:]

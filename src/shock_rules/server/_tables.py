@@ -600,10 +600,6 @@ class LiveTable:
                 and (self._task is None or self._task.done()) and self._lease()):
             self._task = asyncio.get_running_loop().create_task(self._run_bots())
 
-    def wake(self) -> None:
-        """Let the bots play if one is to act and this process may run them."""
-        self._kick()
-
     @property
     def wants_lease(self) -> bool:
         """Whether the table is still played here: unfinished, not dropped (its lease makes
