@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -243,15 +243,27 @@ def proxy(postgres: Postgres) -> Iterator[PgProxy]:
     p.close()
 
 
+def _appender(store: PostgresStore, how: str) -> Callable[[str, list[StoredAction]], None]:
+    """``store``'s appends made in a thread (``append_actions``) or awaited on an event loop
+    (``append_actions_async``: the server's way)."""
+    if how == "thread":
+        return store.append_actions
+    return lambda table_id, actions: asyncio.run(store.append_actions_async(table_id, actions))
+
+
+@pytest.mark.parametrize("how", ["thread", "loop"])
 def test_a_commit_whose_answer_was_lost_is_stored_once_and_no_error(
-        proxy: PgProxy, postgres_db: str) -> None:
+        proxy: PgProxy, postgres_db: str, how: str) -> None:
     # The connection dies after PostgreSQL committed, before its answer: the store tries
     # again on a new connection, meets its own rows, and knows they are its own.
     store = PostgresStore(proxy.url(postgres_db))
     store.create_table(_table("t-lost", 2))
     mine = [StoredAction(2, 0, "mine"), StoredAction(3, None, "deal 5H")]
+    append = _appender(store, how)
+    if how == "loop":
+        append("t-lost", [])  # nothing to store: no connection
     proxy.lose_commit_answer()
-    store.append_actions("t-lost", mine)  # no StepTakenError: they were stored, once
+    append("t-lost", mine)  # no StepTakenError: they were stored, once
     assert proxy.failed.is_set()
     proxy.lose_commit_answer()
     store.create_table(_table("t-made", 1, listed=False))  # no TableExistsError either
@@ -262,13 +274,14 @@ def test_a_commit_whose_answer_was_lost_is_stored_once_and_no_error(
     assert made is not None and made.listed is False and len(made.actions) == 1
     # A different action at a step taken is still refused.
     with pytest.raises(StepTakenError):
-        store.append_actions("t-lost", [StoredAction(3, 1, "not mine")])
+        append("t-lost", [StoredAction(3, 1, "not mine")])
     direct.close()
     store.close()
 
 
+@pytest.mark.parametrize("how", ["thread", "loop"])
 def test_a_commit_lost_while_another_process_took_the_step_is_a_taken_step(
-        proxy: PgProxy, postgres_db: str) -> None:
+        proxy: PgProxy, postgres_db: str, how: str) -> None:
     # The connection dies before the COMMIT reaches PostgreSQL (rolled back), and another
     # process stores its own action at that step meanwhile: trying again, the store meets a
     # row that is not its own.
@@ -277,7 +290,7 @@ def test_a_commit_lost_while_another_process_took_the_step_is_a_taken_step(
     store.create_table(_table("t-race", 2))
     proxy.lose_commit(lambda: other.append_actions("t-race", [StoredAction(2, 1, "theirs")]))
     with pytest.raises(StepTakenError):
-        store.append_actions("t-race", [StoredAction(2, 0, "mine")])
+        _appender(store, how)("t-race", [StoredAction(2, 0, "mine")])
     assert proxy.failed.is_set()
     assert [a.action for a in other.actions_since("t-race", 2)] == ["theirs"]
     other.close()
@@ -297,6 +310,91 @@ def test_a_frozen_database_costs_an_error_after_the_call_timeout(
     proxy.thaw()
     assert len(store.actions_since("t-frozen", 0)) == 2  # on a new connection
     store.close()
+
+
+def test_an_append_on_the_loop_to_a_frozen_database_ends_at_its_deadline_and_the_loop_runs(
+        proxy: PgProxy, postgres_db: str) -> None:
+    # Awaited on the event loop, with no thread: the statement's wait must not block the
+    # loop, and the deadline (not the database, which cannot) must end it, on a connection
+    # that was fine a moment before.
+    store = PostgresStore(proxy.url(postgres_db), call_timeout=600)
+    store.create_table(_table("t-frozen", 2))
+
+    async def frozen() -> tuple[int, float]:
+        await store.append_actions_async("t-frozen", [StoredAction(2, 0, "before")])
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.02)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        proxy.freeze()
+        began = time.monotonic()
+        with pytest.raises(StoreUnavailableError, match=r"did not answer within 1 s"):
+            await store.append_actions_async("t-frozen", [StoredAction(3, 0, "held")],
+                                             deadline=1.0)
+        took = time.monotonic() - began
+        ticker.cancel()
+        return ticks, took
+
+    ticks, took = asyncio.run(frozen())
+    assert proxy.holding.is_set()
+    assert 0.9 <= took < 10 and ticks >= 10  # the loop went on while the append waited
+    proxy.thaw()
+    # Whether the held statement was done is for a reader to find: here it is read whole.
+    stored = [a.action for a in store.actions_since("t-frozen", 0)]
+    assert stored[:3] == ["a0", "a1", "before"] and stored[3:] in ([], ["held"])
+    asyncio.run(store.append_actions_async("t-frozen", [StoredAction(len(stored), 0, "after")]))
+    assert store.actions_since("t-frozen", len(stored))[0].action == "after"
+    store.close()
+
+
+def test_postgresql_restarted_under_an_append_on_the_loop_costs_one_error(
+        postgres: Postgres, postgres_db: str) -> None:
+    store = PostgresStore(postgres_db)
+    store.create_table(_table("t-again", 2))
+
+    async def across() -> None:
+        await store.append_actions_async("t-again", [StoredAction(2, 0, "before")])
+        postgres.stop()
+        with pytest.raises(StoreUnavailableError, match="cannot be reached"):
+            await store.append_actions_async("t-again", [StoredAction(3, 0, "lost")])
+        postgres.start()
+        # The connection kept from before the restart is dead: a new one is made, once.
+        await store.append_actions_async("t-again", [StoredAction(3, 0, "after")])
+
+    asyncio.run(across())
+    assert [a.action for a in store.actions_since("t-again", 0)] == ["a0", "a1", "before",
+                                                                     "after"]
+    store.close()
+
+
+def test_closing_cuts_an_append_waiting_on_the_loop(proxy: PgProxy, postgres_db: str) -> None:
+    store = PostgresStore(proxy.url(postgres_db), call_timeout=600)
+    store.create_table(_table("t-shut", 1))
+
+    async def shut() -> BaseException | None:
+        await store.append_actions_async("t-shut", [StoredAction(1, 0, "x")])
+        proxy.freeze()
+        waiting = asyncio.create_task(
+            store.append_actions_async("t-shut", [StoredAction(2, 0, "y")]))
+        while not proxy.holding.is_set():
+            await asyncio.sleep(0.01)
+        store.close()
+        try:
+            await asyncio.wait_for(waiting, 30)
+        except StoreUnavailableError as exc:
+            return exc
+        return None
+
+    caught = asyncio.run(shut())
+    proxy.thaw()
+    assert isinstance(caught, StoreUnavailableError)
+    with pytest.raises(StoreUnavailableError, match="the store is closed"):
+        asyncio.run(store.append_actions_async("t-shut", [StoredAction(2, 0, "z")]))
 
 
 def test_closing_does_not_wait_for_a_frozen_database(proxy: PgProxy, postgres_db: str) -> None:

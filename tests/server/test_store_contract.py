@@ -125,6 +125,28 @@ def test_a_taken_id_or_a_taken_step_stores_nothing(store: Store) -> None:
     assert [a.action for a in store.actions_since("t-x", 0)] == ["a0", "a1", "new"]
 
 
+def test_appends_awaited_on_the_event_loop_store_the_same(store: Store) -> None:
+    # The server's way to store a table's steps (PostgreSQL: on the loop, no thread): all or
+    # none, a taken step refused, eight tables at once (more than a pool's connections).
+    for k in range(8):
+        store.create_table(_table(f"t-a{k}", 2))
+
+    async def append() -> None:
+        await store.append_actions_async("t-a0", [StoredAction(2, 0, "x"),
+                                                  StoredAction(3, None, "y")], deadline=10)
+        with pytest.raises(StepTakenError):
+            await store.append_actions_async("t-a0", [StoredAction(4, 1, "z"),
+                                                      StoredAction(3, 1, "again")])
+        await asyncio.gather(*(store.append_actions_async(f"t-a{k}", [StoredAction(2, k, "b")])
+                               for k in range(1, 8)))
+
+    asyncio.run(append())
+    asyncio.run(store.append_actions_async("t-a0", [StoredAction(4, 1, "z")]))  # a new loop
+    assert [a.action for a in store.actions_since("t-a0", 0)] == ["a0", "a1", "x", "y", "z"]
+    for k in range(1, 8):
+        assert store.actions_since(f"t-a{k}", 2) == [StoredAction(2, k, "b")]
+
+
 def test_delete_takes_the_actions_with_it(store: Store, backend: Backend) -> None:
     store.create_table(_table("t-del", 4))
     store.create_table(_table("t-keep", 1))

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final, ParamSpec, TypeVar
 
-from ._store import Store, StoreUnavailableError
+from ._rows import StoredAction, unanswered
+from ._store import Store
 
 __all__ = ["DEFAULT_DEADLINE", "DEFAULT_THREADS", "StoreCalls"]
 
@@ -62,9 +63,17 @@ class StoreCalls:
             async with asyncio.timeout(self.deadline):
                 return await future
         except TimeoutError:
-            raise StoreUnavailableError(
-                f"the database did not answer within {self.deadline:g} s (what was asked may"
-                " still be done: the next view tells)") from None
+            raise unanswered(self.deadline) from None
+
+    async def append_actions(self, table_id: str, actions: Sequence[StoredAction]) -> None:
+        """Store a table's applied actions (:meth:`Store.append_actions`): on the loop for a
+        store whose calls are, else awaited on the loop without a thread
+        (:meth:`Store.append_actions_async`: the thread's hop and wake-ups cost as much CPU
+        as the statement, and this is the server's most frequent call), with the deadline."""
+        if self.inline:
+            self.store.append_actions(table_id, actions)
+        else:
+            await self.store.append_actions_async(table_id, actions, deadline=self.deadline)
 
     def close(self) -> None:
         """Close the store, then let the threads go (a call still stuck in one is left to

@@ -48,7 +48,8 @@ class Store(Protocol):
 
     Every method may be called from several threads at once, and may block (on the disk, on
     the database): the server calls them from worker threads, never on its event loop, unless
-    the store says its calls are short and local (:attr:`inline`). An
+    the store says its calls are short and local (:attr:`inline`); its most frequent call, a
+    table's new steps, it awaits on the loop (:meth:`append_actions_async`). An
     SQLite store is one process's, so it is its own coordinator: it announces nothing (no
     other process stores anything) and leases every table to its process. Every method of a
     store whose database cannot be reached raises :class:`StoreUnavailableError`.
@@ -74,6 +75,15 @@ class Store(Protocol):
         :class:`StepTakenError`, storing none, if the table already has an action at one of
         their steps (another process took it first). The time of the call is the table's last
         activity (:attr:`StoredTable.active`)."""
+        ...
+
+    async def append_actions_async(self, table_id: str, actions: Sequence[StoredAction], *,
+                                   deadline: float | None = None) -> None:
+        """:meth:`append_actions` awaited on the running event loop, for a store whose calls
+        are not :attr:`inline`: the call waits on the network without blocking the loop or
+        taking a thread, and one not done within ``deadline`` seconds raises
+        :class:`StoreUnavailableError` (its outcome unknown until the table is read again).
+        A store whose calls are inline makes the call at once."""
         ...
 
     def load_tables(self) -> list[StoredTable]:
