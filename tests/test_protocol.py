@@ -214,6 +214,14 @@ def test_error_documents_hide_what_is_not_a_shock_error() -> None:
     assert set(protocol.ERROR_CODES) == set(schema("error")["properties"]["code"]["enum"])
 
 
+def test_a_host_that_cannot_act_now_says_so_with_a_code_of_its_own() -> None:
+    doc = error_document(protocol.UnavailableError("the database cannot be reached"), step=3)
+    assert doc == {"schema": sr.SCHEMA, "type": "error", "code": "unavailable",
+                   "message": "the database cannot be reached", "step": 3}
+    assert protocol.error_code(protocol.UnavailableError("x")) == "unavailable"
+    assert isinstance(protocol.UnavailableError("x"), sr.ShockError)
+
+
 def test_table_with_chance_from_the_host() -> None:
     # A physical game: the host types in the cards as they are dealt.
     table = Table(sr.GameConfig(players=3, first_leader=0))

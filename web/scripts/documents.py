@@ -18,7 +18,7 @@ line, in ``OUTDIR/<type>.jsonl``:
   whole game, and the events of single steps as the package writes them (without steps);
 - ``error``: the answers to real mistakes: a wrong turn, a stale step, a malformed message, an
   unreadable action, no such seat, an illegal action, an action after the game's end (and the
-  internal error a host reports for a bug), and a slap that lost a race at a Melvin table
+  answers of a host that cannot act now and of a host's bug), and a slap that lost a race at a Melvin table
   (``too_late``);
 - ``record``, ``config``: each game's record (whole, with headers, and cut short) and config.
 
@@ -202,6 +202,8 @@ def provoke(table: protocol.Table, seat: int, view: Doc, message: Doc, docs: Doc
     docs.refused(table, lambda: table.act(n + 2, message), "bad_seat")
     missing = next(c for c in ALL_CARDS if c not in view["hand"])
     docs.refused(table, lambda: table.act(seat, f"play {missing}"), "illegal_action")
+    # A host that cannot act now (a table server whose database is away): nothing done.
+    docs.refused(table, lambda: _away(), "unavailable")
     # A host's bug: reported as an internal error, without its details.
     docs.refused(table, lambda: _fail(), "internal_error")
 
@@ -222,6 +224,10 @@ def lost_race(docs: Documents) -> None:
 
 def _fail() -> None:
     raise RuntimeError("a bug in the host")
+
+
+def _away() -> None:
+    raise protocol.UnavailableError("the database cannot be reached: try again in a moment")
 
 
 def replayed(table: protocol.Table, docs: Documents, every: int) -> None:

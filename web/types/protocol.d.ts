@@ -153,6 +153,7 @@ export type ErrorCode =
   | "game_over"
   | "stale_step"
   | "too_late"
+  | "unavailable"
   | "internal_error";
 /**
  * The older form, read but never written: a seat's covered poison cards only, its potions lying on them in card order (5C first) on the poisons in card order.

@@ -70,6 +70,11 @@ class BadSeatError(ShockError, ValueError):
     """A seat number that is not a seat of the game."""
 
 
+class UnavailableError(ShockError, RuntimeError):
+    """The host cannot act on the message now (what it keeps its tables in is away for a
+    moment): nothing was done, and the same message may be sent again later."""
+
+
 #: Every code of an error document, with the exception (or the cause) behind it.
 ERROR_CODES: Final = {
     "bad_document": "the message is not a protocol document (InvalidStateError)",
@@ -80,6 +85,8 @@ ERROR_CODES: Final = {
     "game_over": "the game is over (GameOverError)",
     "stale_step": "the action was decided on an older view (StaleStepError)",
     "too_late": "a real-time race was lost: another seat's action came first (TooLateError)",
+    "unavailable": "the host cannot act on it now; nothing was done: send it again later"
+                   " (UnavailableError)",
     "internal_error": "any other exception: a bug in the host, reported without details",
 }
 
@@ -91,7 +98,7 @@ def error_code(exc: BaseException) -> str:
         (NotYourTurnError, "not_your_turn"),
         (GameOverError, "game_over"), (IllegalActionError, "illegal_action"),
         (InvalidNotationError, "bad_notation"), (BadSeatError, "bad_seat"),
-        (InvalidStateError, "bad_document"),
+        (InvalidStateError, "bad_document"), (UnavailableError, "unavailable"),
     ):
         if isinstance(exc, cls):
             return code

@@ -32,6 +32,7 @@ from ._guard import CrossSiteGuard, QuietDisconnects, SecurityHeaders, static_re
 from ._guard import client_key as client_key  # re-exported: it was defined here before
 from ._leases import Owner
 from ._open import open_store
+from ._rows import UNAVAILABLE
 from ._store import Store, StoreUnavailableError
 from ._tables import (
     DEFAULT_CLAIM_COOLDOWN,
@@ -75,7 +76,6 @@ HELLO: Final = '{"type": "hello", "token": TOKEN}'
 REPLACED: Final = "the seat's link was replaced"
 #: The WebSocket close code "try again later" (RFC 6455): the store cannot be reached now.
 TRY_LATER: Final = 1013
-_UNAVAILABLE: Final = "the database cannot be reached: try again in a moment"
 POLICY: Final = 1008
 #: The reasons of a 1008 close: too many messages refused as too fast, or frames not read.
 FLOODING: Final = "flooding"
@@ -414,7 +414,7 @@ class _Server:
             return _error("too_many_tables", str(exc), 503)
         except StoreUnavailableError:
             bucket.give_back()
-            return _error("unavailable", _UNAVAILABLE, 503)
+            return _error("unavailable", UNAVAILABLE, 503)
         except Exception:
             bucket.give_back()
             log.exception("a table could not be created")
@@ -430,14 +430,14 @@ class _Server:
         try:
             return JSONResponse({"tables": await self.hub.listing(MAX_LISTED)})
         except StoreUnavailableError:
-            return _error("unavailable", _UNAVAILABLE, 503)
+            return _error("unavailable", UNAVAILABLE, 503)
 
     async def spectator_view(self, request: Request) -> Response:
         """``GET /api/tables/ID``: the table as a spectator sees it."""
         try:
             view = await self.hub.spectator_view(request.path_params["table"])
         except StoreUnavailableError:
-            return _error("unavailable", _UNAVAILABLE, 503)
+            return _error("unavailable", UNAVAILABLE, 503)
         if view is None:
             return _error("no_such_table", "no such table", 404)
         return JSONResponse(view)
@@ -458,7 +458,7 @@ class _Server:
         try:
             found, new = await self.hub.replace_token(table, seat, token)
         except StoreUnavailableError:
-            return _error("unavailable", _UNAVAILABLE, 503)
+            return _error("unavailable", UNAVAILABLE, 503)
         if not found:
             return _error("no_such_table", "no such table", 404)
         if new is None:
@@ -546,7 +546,7 @@ class _Server:
                     await ws.close(TRY_LATER, reason=UNREACHABLE)
                     return
         except StoreUnavailableError:
-            await ws.close(TRY_LATER, reason=_UNAVAILABLE)
+            await ws.close(TRY_LATER, reason=UNAVAILABLE)
             return
         if live is None:
             await ws.close(NO_TABLE)
@@ -622,7 +622,7 @@ class _Server:
         try:
             why = await live.seat_welcome(conn, token, limits.sockets_per_seat)
         except StoreUnavailableError:
-            await ws.close(TRY_LATER, reason=_UNAVAILABLE)
+            await ws.close(TRY_LATER, reason=UNAVAILABLE)
             return None
         if why == "token":
             await ws.close(BAD_TOKEN, reason="not a token of this table's seats")

@@ -20,7 +20,7 @@ from typing import Final, Literal, Protocol
 
 import attrs
 
-from .._errors import ShockError
+from ..protocol import UnavailableError
 from ._lobby import ListedRow, Summary
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "SETTINGS",
     "SQLITE",
     "TABLES",
+    "UNAVAILABLE",
     "VERSION",
     "BadRowError",
     "Column",
@@ -45,6 +46,7 @@ __all__ = [
     "SchemaVersionError",
     "Statements",
     "StepTakenError",
+    "StoreDeadlineError",
     "StoreUnavailableError",
     "StoredAction",
     "StoredTable",
@@ -60,6 +62,7 @@ __all__ = [
     "printable_id",
     "take_token",
     "token_hash",
+    "unanswered",
 ]
 
 log = logging.getLogger("shock_rules.server")
@@ -127,11 +130,28 @@ class TableExistsError(RuntimeError):
     """A table of that id is stored already. Nothing was stored."""
 
 
-class StoreUnavailableError(ShockError, RuntimeError):
+class StoreUnavailableError(UnavailableError):
     """The store cannot be reached now (its database server is down, restarting or not
     answering); nothing was stored, or, for a call cut short while its commit was under way,
     what was stored is found by reading it again. The store reconnects by itself at a later
     call."""
+
+
+#: What a client is told when the store cannot be reached (the error's own message, which
+#: names the database's host, stays in the server's log).
+UNAVAILABLE: Final = "the database cannot be reached: try again in a moment"
+
+
+class StoreDeadlineError(StoreUnavailableError):
+    """A store call the server stopped waiting for: what it asked may have been done (reading
+    the table again tells). Its message names no database, and is told to clients as is."""
+
+
+def unanswered(seconds: float) -> StoreDeadlineError:
+    """The error of a store call the server stopped waiting for after ``seconds``."""
+    return StoreDeadlineError(
+        f"the database did not answer within {seconds:g} s (what was asked may still be"
+        " done: the next view tells)")
 
 
 class SchemaVersionError(RuntimeError):

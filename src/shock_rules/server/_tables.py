@@ -39,6 +39,7 @@ from ..protocol import (
     RoundTrip,
     StaleStepError,
     Table,
+    UnavailableError,
     draw_rng,
     error_document,
     read_bots,
@@ -48,6 +49,7 @@ from ..protocol import Arrival as RaceArrival
 from ._calls import DEFAULT_DEADLINE, StoreCalls
 from ._leases import GRACE_SECONDS, LEASE_SECONDS, RENEW_SECONDS, Leases, Owner
 from ._lobby import Listed, Summary
+from ._rows import UNAVAILABLE, StoreDeadlineError
 from ._store import (
     SEATS_CHANGED,
     StepTakenError,
@@ -389,6 +391,10 @@ class LiveTable:
                 return error_document(StaleStepError(
                     f"another action was taken at step {step} first: decide again on the"
                     " current view", sent=step, current=self.table.step), self.table.step)
+            except StoreDeadlineError as exc:  # its message names no database
+                return error_document(exc, self.table.step)
+            except StoreUnavailableError:  # nothing applied: the seat may send it again
+                return error_document(UnavailableError(UNAVAILABLE), self.table.step)
             except ShockError as exc:
                 return error_document(exc, self.table.step)
             except Exception:
@@ -454,6 +460,10 @@ class LiveTable:
                         "another action was taken first: decide again on the current view",
                         sent=self.table.step, current=self.table.step), self.table.step)
                 continue
+            except StoreDeadlineError as exc:  # its message names no database
+                return error_document(exc, self.table.step)
+            except StoreUnavailableError:  # nothing applied: the seat may send it again
+                return error_document(UnavailableError(UNAVAILABLE), self.table.step)
             except ShockError as exc:
                 return error_document(exc, self.table.step)
             except Exception:
@@ -538,14 +548,14 @@ class LiveTable:
                 log.warning("table %s: its end was not stored for the lobby: %s", self.id, exc)
 
     async def _write(self, actions: list[StoredAction]) -> None:
-        """Store actions: on the loop for a store whose calls are local and short, else in a
-        thread. Cancelled meanwhile (the server stopping), a write under way in its thread is
-        let end first (within the store's deadline), and the table with it."""
+        """Store actions: on the loop for a store whose calls are local and short, else
+        awaited on the loop (with the store's deadline). Cancelled meanwhile (the server
+        stopping), a write under way is let end first (within the deadline), and the table
+        with it."""
         if self._calls.inline:  # on the loop: done or failed, never cut halfway
             self._store.append_actions(self.id, actions)
             return
-        write = asyncio.ensure_future(
-            self._calls(self._store.append_actions, self.id, actions))
+        write = asyncio.ensure_future(self._calls.append_actions(self.id, actions))
         try:
             await asyncio.shield(write)
         except asyncio.CancelledError:
