@@ -19,8 +19,10 @@ bounded in time. ``--json FILE`` writes every run (and the medians) as JSON.
 
 Several processes on PostgreSQL: ``--db postgres --processes 2`` starts a throwaway PostgreSQL
 (Debian's, as the tests do: ``tests/server/_postgres.py``) and two ``serve`` processes on it;
-table k is created on process k and its seat plays through process k + 1, so every step
-crosses processes (stored by one, announced, taken by the other). ``--compare`` runs one
+table k is created on process k (which owns it) and its seat plays through process k + 1, so
+every seat's connection is forwarded to its table's owner; ``--route any`` picks a process at
+random per seat (a load balancer without affinity), ``--route owner`` the owner itself (a load
+balancer that routes a table's clients to it: none forwarded). ``--compare`` runs one
 process on SQLite, then ``--processes`` (default 2) on PostgreSQL, in one invocation, runs
 alternating, and prints both medians side by side.
 
@@ -52,7 +54,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import attrs
 from websockets.asyncio.client import connect
@@ -129,17 +131,32 @@ def _quantiles(latencies: list[float]) -> tuple[float, float]:
     return 1000 * q[49], 1000 * q[98]
 
 
+#: Where a seat's connection goes, with several processes (``--route``): each name with the
+#: process it picks for table k (created on process k of n, round robin), given a seeded draw.
+ROUTES: dict[str, Callable[[int, int, random.Random], int]] = {
+    # Every connection reaches another process than the table's owner: all forwarded.
+    "other": lambda k, n, draw: (k + 1) % n,
+    # A load balancer without affinity: a process at random (forwarded unless it is the owner).
+    "any": lambda k, n, draw: draw.randrange(n),
+    # A load balancer that sends a table's clients to its owner: none forwarded.
+    "owner": lambda k, n, draw: k % n,
+}
+
+
 async def run_once(urls: list[str], tables: int, bots: list[str], seed: int, think: float,
                    seconds: float, warmup: float,
-                   cpu: Callable[[], float] = lambda: 0.0) -> dict[str, float]:
+                   cpu: Callable[[], float] = lambda: 0.0,
+                   route: str = "other") -> dict[str, float]:
     """Create the tables (table k on server k, round robin), play them all at once (table k's
-    seat through server k + 1: another process when there are several); return the run's
-    figures, from the warm-up's end (``cpu``: the servers' CPU seconds so far, sampled then
-    and at the run's end)."""
+    seat through the server that ``route`` picks: :data:`ROUTES`); return the run's figures,
+    from the warm-up's end (``cpu``: the servers' CPU seconds so far, sampled then and at the
+    run's end)."""
     n = len(urls)
     created = await asyncio.to_thread(create_tables, urls, tables, bots)
     latencies: list[float] = []
     rng = random.Random(seed)
+    draw = random.Random(seed + 1)
+    through = [urls[ROUTES[route](k, n, draw)] for k in range(len(created))]
     t0 = time.perf_counter()
     warm = t0 + warmup
     at_warm: list[float] = []
@@ -150,7 +167,7 @@ async def run_once(urls: list[str], tables: int, bots: list[str], seed: int, thi
 
     sampler = asyncio.create_task(sample())
     results = await asyncio.gather(
-        *(play_table(urls[(k + 1) % n], t, random.Random(rng.random()), think, warm,
+        *(play_table(through[k], t, random.Random(rng.random()), think, warm,
                      t0 + seconds, latencies) for k, t in enumerate(created)))
     end = time.perf_counter()
     spent = cpu() - at_warm[0] if at_warm else 0.0
@@ -163,6 +180,11 @@ async def run_once(urls: list[str], tables: int, bots: list[str], seed: int, thi
             "client_actions_per_s": acted / timed, "p50_ms": p50, "p99_ms": p99,
             "samples": len(latencies), "server_cpu": spent / timed,
             "server_cpu_s_per_1000_actions": 1000 * spent / steps if steps else 0.0}
+
+
+#: How a setup's name tells its ``--route``.
+ROUTE_NAMES: Final = {"other": "through another process", "any": "through any process",
+                      "owner": "at their table's owner"}
 
 
 def _setup_name(processes: int, db: str) -> str:
@@ -255,6 +277,11 @@ def main() -> None:
     ap.add_argument("--processes", type=int, default=None,
                     help="server processes on the --db (default 1; 2 with --compare; 3 in a"
                          " chaos run)")
+    ap.add_argument("--route", choices=sorted(ROUTES), default="other",
+                    help="where each seat connects with several processes: 'other' (another"
+                         " process than its table's owner: every connection forwarded, the"
+                         " default), 'any' (a process at random) or 'owner' (the table's"
+                         " owner, as a load balancer routing a table's clients to it)")
     ap.add_argument("--compare", action="store_true",
                     help="one process on SQLite against --processes on PostgreSQL")
     ap.add_argument("--kill-every", type=float, default=None, metavar="SECONDS",
@@ -304,6 +331,8 @@ def main() -> None:
                     pg = Postgres().start()
                     url = pg.new_database()
                 name = _setup_name(processes, "PostgreSQL")
+                if processes > 1 and not chaos:
+                    name += f", seats {ROUTE_NAMES[args.route]}"
                 if args.kill_every is not None:
                     name += f", a process killed every {args.kill_every:g} s"
                 elif args.restart_postgres is not None:
@@ -324,7 +353,8 @@ def main() -> None:
                     else:
                         got = asyncio.run(run_once(setup.servers.urls, args.tables, bots,
                                                    args.seed + r, args.think, args.seconds,
-                                                   args.warmup, setup.servers.cpu))
+                                                   args.warmup, setup.servers.cpu,
+                                                   args.route))
                     got["tables"] = args.tables
                     setup.runs.append(got)
                     _report(setup, r, args.tables, got)
