@@ -16,7 +16,7 @@ pytest.importorskip("websockets")
 
 import shock_rules as sr
 from shock_rules.server import SQLiteStore, StoredTable, token_hash
-from shock_rules.server._tables import Hub
+from shock_rules.server._hub import Hub
 
 from ._live import LiveServer
 

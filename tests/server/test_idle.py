@@ -20,7 +20,8 @@ from websockets.exceptions import ConnectionClosed
 import shock_rules as sr
 from shock_rules._errors import InvalidArgumentError
 from shock_rules.server import Limits, SQLiteStore, Store, StoredTable, create_app
-from shock_rules.server._tables import DEFAULT_IDLE_MINUTES, Connection, Hub, TableLimitError
+from shock_rules.server._hub import DEFAULT_IDLE_MINUTES, Hub, TableLimitError
+from shock_rules.server._tables import Connection
 
 from ._client import Seat
 from ._live import LiveServer

@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 import shock_rules as sr
 from shock_rules.server import Limits, SQLiteStore, StoredAction, StoredTable
 from shock_rules.server._app import MAX_CLIENTS, _ClientLimits, client_key
-from shock_rules.server._tables import DEFAULT_MAX_CLIENT_TABLES, DEFAULT_MAX_FINISHED, Hub
+from shock_rules.server._hub import DEFAULT_MAX_CLIENT_TABLES, DEFAULT_MAX_FINISHED, Hub
 
 from ._client import Seat
 from ._live import LiveServer
@@ -145,7 +145,7 @@ def test_one_address_has_at_most_so_many_unfinished_tables(tmp_path: Path) -> No
 
 
 def test_the_tables_of_each_address_are_counted_apart() -> None:
-    from shock_rules.server._tables import ClientLimitError, TableLimitError
+    from shock_rules.server._hub import ClientLimitError, TableLimitError
 
     from .test_idle import Clock
 

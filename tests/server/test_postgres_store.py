@@ -427,7 +427,8 @@ def test_a_new_connection_is_told_what_the_store_holds_though_no_announcement_ca
     pytest.importorskip("starlette")
     import json
 
-    from shock_rules.server._tables import Connection, Hub
+    from shock_rules.server._hub import Hub
+    from shock_rules.server._tables import Connection
 
     async def run() -> None:
         one, two = Hub(PostgresStore(postgres_db)), Hub(PostgresStore(postgres_db))

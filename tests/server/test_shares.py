@@ -16,7 +16,8 @@ pytest.importorskip("websockets")
 
 from shock_rules.protocol import read_bots
 from shock_rules.server import SQLiteStore
-from shock_rules.server._tables import BotLimitError, ClientLimitError, Hub, RequestError
+from shock_rules.server._hub import BotLimitError, ClientLimitError, Hub
+from shock_rules.server._tables import RequestError
 
 from ._live import LiveServer
 from .test_idle import Clock

@@ -20,9 +20,10 @@ pytest.importorskip("websockets")
 import shock_rules as sr
 from shock_rules.server import SQLiteStore, StoredAction, StoredTable, draw_rng, token_hash
 from shock_rules.server._calls import StoreCalls
+from shock_rules.server._hub import Hub
 from shock_rules.server._leases import Leases, Owner
 from shock_rules.server._store import StepTakenError, TableExistsError
-from shock_rules.server._tables import Connection, Hub, LiveTable
+from shock_rules.server._tables import Connection, LiveTable
 from shock_rules.server._thinking import Thinker
 
 BOTS = {"0": "random", "1": "heuristic", "2": "random", "3": "mcts:10"}

@@ -24,7 +24,8 @@ from shock_rules import games
 from shock_rules.bots import Bot, make_bot
 from shock_rules.protocol import Table, draw_rng
 from shock_rules.server import SQLiteStore, _tables
-from shock_rules.server._tables import Hub, LiveTable
+from shock_rules.server._hub import Hub
+from shock_rules.server._tables import LiveTable
 from shock_rules.server._thinking import NICE, Thinker, ThinkingError, decide
 
 SEED = "a table's secret seed"

@@ -18,8 +18,8 @@ line, in ``OUTDIR/<type>.jsonl``:
   whole game, and the events of single steps as the package writes them (without steps);
 - ``error``: the answers to real mistakes: a wrong turn, a stale step, a malformed message, an
   unreadable action, no such seat, an illegal action, an action after the game's end (and the
-  answers of a host that cannot act now and of a host's bug), and a slap that lost a race at a Melvin table
-  (``too_late``);
+  answers of a host that cannot act now and of a host's bug), and a slap that lost a race at
+  a Melvin table (``too_late``);
 - ``record``, ``config``: each game's record (whole, with headers, and cut short) and config.
 
 ``OUTDIR/summary.json`` counts them, with the event kinds, action kinds, error codes and phases

@@ -30,13 +30,7 @@ from ._calls import DEFAULT_DEADLINE
 from ._forward import MOVED, UNREACHABLE, forward, forwarded_for
 from ._guard import CrossSiteGuard, QuietDisconnects, SecurityHeaders, static_redirect
 from ._guard import client_key as client_key  # re-exported: it was defined here before
-from ._leases import Owner
-from ._open import open_store
-from ._rows import UNAVAILABLE
-from ._store import Store, StoreUnavailableError
-from ._tables import (
-    DEFAULT_CLAIM_COOLDOWN,
-    DEFAULT_CLAIMS_PER_SECOND,
+from ._hub import (
     DEFAULT_IDLE_MINUTES,
     DEFAULT_MAX_CLIENT_MCTS,
     DEFAULT_MAX_CLIENT_TABLES,
@@ -45,12 +39,20 @@ from ._tables import (
     MAX_LISTED,
     BotLimitError,
     ClientLimitError,
-    Connection,
     CreationRateError,
     Hub,
+    TableLimitError,
+)
+from ._leases import Owner
+from ._open import open_store
+from ._rows import UNAVAILABLE
+from ._store import Store, StoreUnavailableError
+from ._tables import (
+    DEFAULT_CLAIM_COOLDOWN,
+    DEFAULT_CLAIMS_PER_SECOND,
+    Connection,
     LiveTable,
     RequestError,
-    TableLimitError,
 )
 from ._thinking import DEFAULT_WORKERS
 
