@@ -325,8 +325,6 @@ def test_answers_a_client_does_not_read_are_aborted(tmp_path: Path, http: str) -
     assert "Traceback" not in live.log.read_text()
 
 
-@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux's /proc/net/tcp")
-@pytest.mark.parametrize("http", PARSERS)
 def _grown(server_port: int, client_port: int, before: int | None) -> int | None:
     """Wait up to a second for the server's send queue to the client to grow by a whole
     answer past ``before``; return its size then, or ``None`` if it did not."""
@@ -341,6 +339,8 @@ def _grown(server_port: int, client_port: int, before: int | None) -> int | None
     return None
 
 
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux's /proc/net/tcp")
+@pytest.mark.parametrize("http", PARSERS)
 def test_a_connection_closing_with_an_answer_unsent_still_counts(tmp_path: Path,
                                                                   http: str) -> None:
     # A client fills the server's send buffer, then asks for the connection to be closed
