@@ -66,14 +66,10 @@ class StoreCalls:
             raise unanswered(self.deadline) from None
 
     async def append_actions(self, table_id: str, actions: Sequence[StoredAction]) -> None:
-        """Store a table's applied actions (:meth:`Store.append_actions`): on the loop for a
-        store whose calls are, else awaited on the loop without a thread
-        (:meth:`Store.append_actions_async`: the thread's hop and wake-ups cost as much CPU
-        as the statement, and this is the server's most frequent call), with the deadline."""
-        if self.inline:
-            self.store.append_actions(table_id, actions)
-        else:
-            await self.store.append_actions_async(table_id, actions, deadline=self.deadline)
+        """Store a table's applied actions, awaited on the loop without a thread
+        (:meth:`Store.append_actions_async`: a thread's hop and wake-ups cost as much CPU as
+        the statement, and this is the server's most frequent call), with the deadline."""
+        await self.store.append_actions_async(table_id, actions, deadline=self.deadline)
 
     def close(self) -> None:
         """Close the store, then let the threads go (a call still stuck in one is left to

@@ -36,7 +36,7 @@ from ._tables import (
     DEFAULT_CLAIMS_PER_SECOND,
     STORE_RETRY_SECONDS,
     LiveTable,
-    _background,
+    in_background,
     replay,
     seat_of,
 )
@@ -258,7 +258,7 @@ class Hub:
         """Drop a table from memory now and from the store in the background (a row that
         stays is dropped again by the next start)."""
         self._forget(table_id)
-        _background(self.calls(self.store.delete_table, table_id),
+        in_background(self.calls(self.store.delete_table, table_id),
                     f"table {table_id}: could not be deleted")
 
     async def _mark(self, times: dict[str, float]) -> None:

@@ -449,9 +449,7 @@ class PostgresStore:
                 # One statement, so one round trip and one implicit transaction: all or none.
                 db.execute(*_append(table_id, actions))
             except pg_errors.UniqueViolation:
-                raise StepTakenError(
-                    f"table {table_id}: a step of {actions[0].step}-{actions[-1].step} was"
-                    " stored first by another process") from None
+                raise _taken(table_id, actions) from None
 
         def store_again(db: Conn) -> None:
             try:
@@ -459,10 +457,7 @@ class PostgresStore:
             except StepTakenError:
                 # The first attempt's commit may have been done, its answer lost: then the
                 # actions at those steps are these, and they are stored (once).
-                steps = [a.step for a in actions]
-                rows = db.execute(_STEPS_AT, (table_id, steps)).fetchall()
-                if [StoredAction(*r) for r in rows] != sorted(  # type: ignore[arg-type]
-                        actions, key=lambda a: a.step):
+                if not _are_stored(db, table_id, actions):
                     raise
         self._run(store, store_again)
 
@@ -506,10 +501,9 @@ class PostgresStore:
                     self._aput_back(cur, timer)
                     # On a retry, the first attempt's commit may have been done, its answer
                     # lost: then the actions at those steps are these, stored once.
-                    if not attempt or not await self._are_stored(table_id, actions, due, limit):
-                        raise StepTakenError(
-                            f"table {table_id}: a step of {actions[0].step}-"
-                            f"{actions[-1].step} was stored first by another process") from None
+                    if not attempt or not await self._stored_already(table_id, actions, due,
+                                                                     limit):
+                        raise _taken(table_id, actions) from None
                     return
                 except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
                     self._aput_back(cur, timer, drop=True)
@@ -568,23 +562,16 @@ class PostgresStore:
         else:
             self._aidle.append(cur)
 
-    async def _are_stored(self, table_id: str, actions: Sequence[StoredAction],
-                          due: float, limit: float) -> bool:
-        """Whether these very actions are stored at their steps (read on a thread's
-        connection: rare, after a lost answer)."""
-        steps = [a.step for a in actions]
-
-        def work(db: Conn) -> list[StoredAction]:
-            rows = db.execute(_STEPS_AT, (table_id, steps)).fetchall()
-            return [StoredAction(*r) for r in rows]  # type: ignore[arg-type]
-
+    async def _stored_already(self, table_id: str, actions: Sequence[StoredAction],
+                              due: float, limit: float) -> bool:
+        """:func:`_are_stored`, asked on a thread's connection (rare: after a lost answer)."""
         loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout_at(due):
-                stored = await loop.run_in_executor(None, self._run, work)
+                return await loop.run_in_executor(
+                    None, self._run, lambda db: _are_stored(db, table_id, actions))
         except TimeoutError:
             raise unanswered(limit) from None
-        return stored == sorted(actions, key=lambda a: a.step)
 
     def delete_table(self, table_id: str) -> None:
         """Delete a table, its actions and its lease in one transaction."""
@@ -785,6 +772,18 @@ def _append(table_id: str, actions: Sequence[StoredAction]
     return _APPEND, {"id": table_id, "now": time.time(), "steps": [a.step for a in actions],
                      "seats": [a.seat for a in actions],
                      "actions": [a.action for a in actions]}
+
+
+def _taken(table_id: str, actions: Sequence[StoredAction]) -> StepTakenError:
+    return StepTakenError(f"table {table_id}: a step of {actions[0].step}-{actions[-1].step}"
+                          " was stored first by another process")
+
+
+def _are_stored(db: Conn, table_id: str, actions: Sequence[StoredAction]) -> bool:
+    """Whether these very actions are stored at their steps."""
+    rows = db.execute(_STEPS_AT, (table_id, [a.step for a in actions])).fetchall()
+    return [StoredAction(*r) for r in rows] == sorted(  # type: ignore[arg-type]
+        actions, key=lambda a: a.step)
 
 
 @attrs.define

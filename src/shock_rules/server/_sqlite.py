@@ -174,12 +174,12 @@ class SQLiteStore:
             raise StepTakenError(f"table {table_id}: a step of {actions[0].step}-"
                                  f"{actions[-1].step} is stored already") from None
 
-
     async def append_actions_async(self, table_id: str, actions: Sequence[StoredAction], *,
                                    deadline: float | None = None) -> None:
         """:meth:`append_actions`, made at once: a local file's write is short (``deadline``
         does not apply)."""
         self.append_actions(table_id, actions)
+
     def delete_table(self, table_id: str) -> None:
         """Delete a table and its actions in one transaction (their pages are reused by the
         tables stored after: the file stops growing, though it does not shrink)."""

@@ -64,6 +64,7 @@ __all__ = [
     "LiveTable",
     "RequestError",
     "draw_rng",
+    "in_background",
     "read_bots",
     "replay",
     "seat_of",
@@ -320,10 +321,8 @@ class LiveTable:
                 return error_document(StaleStepError(
                     f"another action was taken at step {step} first: decide again on the"
                     " current view", sent=step, current=self.table.step), self.table.step)
-            except StoreDeadlineError as exc:  # its message names no database
-                return error_document(exc, self.table.step)
-            except StoreUnavailableError:  # nothing applied: the seat may send it again
-                return error_document(UnavailableError(UNAVAILABLE), self.table.step)
+            except StoreUnavailableError as exc:
+                return error_document(_told(exc), self.table.step)
             except ShockError as exc:
                 return error_document(exc, self.table.step)
             except Exception:
@@ -389,10 +388,8 @@ class LiveTable:
                         "another action was taken first: decide again on the current view",
                         sent=self.table.step, current=self.table.step), self.table.step)
                 continue
-            except StoreDeadlineError as exc:  # its message names no database
-                return error_document(exc, self.table.step)
-            except StoreUnavailableError:  # nothing applied: the seat may send it again
-                return error_document(UnavailableError(UNAVAILABLE), self.table.step)
+            except StoreUnavailableError as exc:
+                return error_document(_told(exc), self.table.step)
             except ShockError as exc:
                 return error_document(exc, self.table.step)
             except Exception:
@@ -557,7 +554,7 @@ class LiveTable:
         background: a lease not given back ends by itself."""
         if self._leases.holds(self.id):
             self._leases.forget(self.id)
-            _background(self._calls(self._store.release_lease, self.id),
+            in_background(self._calls(self._store.release_lease, self.id),
                         f"table {self.id}: its lease could not be given back")
 
     async def _run_bots(self) -> None:
@@ -910,12 +907,19 @@ def _spectator_error() -> ShockError:
     return BadSeatError("a spectator cannot act: connect with a seat's token")
 
 
-#: The tasks :func:`_background` started, until they end (the loop keeps only weak
+def _told(exc: StoreUnavailableError) -> StoreUnavailableError | UnavailableError:
+    """What a seat is told of a store that cannot be reached (nothing was applied: it may
+    send its action again): a deadline's own words, which name no database, else words
+    that name none either (the error's own, with the database's host, are the log's)."""
+    return exc if isinstance(exc, StoreDeadlineError) else UnavailableError(UNAVAILABLE)
+
+
+#: The tasks :func:`in_background` started, until they end (the loop keeps only weak
 #: references to its tasks).
 _TASKS: set[asyncio.Task[None]] = set()
 
 
-def _background(work: Awaitable[object], failed: str) -> None:
+def in_background(work: Awaitable[object], failed: str) -> None:
     """Run a store call nobody waits for; log ``failed`` with the reason if it fails (a store
     away for a moment: a warning line)."""
     async def run() -> None:
